@@ -1,0 +1,2 @@
+# Man pages: one per command, and the file formats.
+dist_man_MANS += doc/taskgraph.1 doc/topomap-formats.5

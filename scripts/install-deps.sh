@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Install the Debian packages that topomap's build, tests and quickstart need.
+# Installs only what is missing, is safe to run twice, and prints what it installs.
+set -euo pipefail
+
+# Build: compilers, autotools, MPI, the libraries configure checks for.
+# Tests: check (unit tests), metis (graphchk), scotch (gtst, gmap), hwloc tools.
+PACKAGES=(
+  build-essential autoconf automake libtool pkg-config
+  openmpi-bin libopenmpi-dev
+  libmetis-dev metis
+  libhwloc-dev hwloc-nox
+  libjansson-dev
+  check libsubunit-dev
+  scotch libscotch-dev
+  python3
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: installed ${missing[*]}"

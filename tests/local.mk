@@ -1,0 +1,35 @@
+# make check: check unit tests per library area, and command-level tests.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = bash
+AM_TESTS_ENVIRONMENT = \
+	TASKGRAPH='$(abs_top_builddir)/taskgraph/taskgraph'; \
+	TOPOMAP_SRCDIR='$(abs_top_srcdir)'; \
+	TOPOMAP_DATA='$(abs_top_srcdir)/tests/data'; \
+	TOPOMAP_SHARED='$(abs_top_srcdir)/../shared'; \
+	GRAPHCHK='$(GRAPHCHK)'; SCOTCH_GTST='$(SCOTCH_GTST)'; \
+	SCOTCH_GCV='$(SCOTCH_GCV)'; \
+	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
+	SCOTCH_GTST SCOTCH_GCV;
+
+check_LTLIBRARIES = tests/libtestutil.la
+tests_libtestutil_la_SOURCES = tests/testutil.c tests/testutil.h
+tests_libtestutil_la_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+
+TG_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+TG_TEST_LDADD = tests/libtestutil.la taskgraph/libtaskgraph.la $(CHECK_LIBS)
+
+check_PROGRAMS += tests/test_graph tests/test_formats tests/test_generators
+tests_test_graph_SOURCES = tests/test_graph.c
+tests_test_graph_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_graph_LDADD = $(TG_TEST_LDADD)
+tests_test_formats_SOURCES = tests/test_formats.c
+tests_test_formats_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_formats_LDADD = $(TG_TEST_LDADD)
+tests_test_generators_SOURCES = tests/test_generators.c
+tests_test_generators_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_generators_LDADD = $(TG_TEST_LDADD) -lm
+
+TESTS += tests/test_graph tests/test_formats tests/test_generators \
+	tests/cli_taskgraph.sh tests/cli_bad_input.sh tests/references.sh
+EXTRA_DIST += tests/cli_taskgraph.sh tests/cli_bad_input.sh \
+	tests/references.sh tests/lib.sh tests/install-check.sh
