@@ -1,0 +1,289 @@
+/* fileio.c: atomic output files, whole-file text input with a line lexer,
+ * and the seeded random number generator. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tg_internal.h"
+
+/* ---------------------------------------------------------- atomic output */
+
+int tg_out_open(tg_out *o, const char *path, tg_error *err)
+{
+    memset(o, 0, sizeof *o);
+    size_t len = strlen(path);
+    o->path = strdup(path);
+    o->tmp = malloc(len + 16);
+    if (!o->path || !o->tmp) {
+        tg_out_abort(o);
+        return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    }
+    /* A hidden name beside the destination, so rename() stays in one file
+     * system and an interrupted write leaves no file a user mistakes for
+     * output. */
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    snprintf(o->tmp, len + 16, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        tg_out_abort(o);
+        return tg_error_set(err, TG_EIO, path, 0, "cannot create: %s",
+                            strerror(e));
+    }
+    o->fp = fdopen(fd, "w");
+    if (!o->fp) {
+        int e = errno;
+        close(fd);
+        tg_out_abort(o);
+        return tg_error_set(err, TG_EIO, path, 0, "cannot create: %s",
+                            strerror(e));
+    }
+    /* mkstemp makes 0600; output files get the usual 0666 & ~umask. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    setvbuf(o->fp, NULL, _IOFBF, 1 << 20);
+    return 0;
+}
+
+int tg_out_commit(tg_out *o, tg_error *err)
+{
+    int bad = ferror(o->fp) != 0;
+    int e = errno;
+    if (fflush(o->fp) != 0 || bad) {
+        e = bad ? (e ? e : EIO) : errno;
+        tg_error_set(err, TG_EIO, o->path, 0, "write failed: %s", strerror(e));
+        tg_out_abort(o);
+        return TG_EIO;
+    }
+    if (fsync(fileno(o->fp)) != 0 && errno != EINVAL) {
+        tg_error_set(err, TG_EIO, o->path, 0, "write failed: %s",
+                     strerror(errno));
+        tg_out_abort(o);
+        return TG_EIO;
+    }
+    int rc = fclose(o->fp);
+    o->fp = NULL;
+    if (rc != 0 || rename(o->tmp, o->path) != 0) {
+        tg_error_set(err, TG_EIO, o->path, 0, "cannot write: %s",
+                     strerror(errno));
+        tg_out_abort(o);
+        return TG_EIO;
+    }
+    free(o->tmp);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+    return 0;
+}
+
+void tg_out_abort(tg_out *o)
+{
+    if (o->fp)
+        fclose(o->fp);
+    if (o->tmp && o->tmp[0])
+        unlink(o->tmp);
+    free(o->tmp);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
+/* ------------------------------------------------------------ text input */
+
+int tg_text_load(tg_text *t, const char *path, tg_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->source = path;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return tg_error_set(err, TG_EIO, path, 0, "cannot open: %s",
+                            strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len, fp);
+        len += got;
+        if (len < cap)
+            break;
+        cap *= 2;
+        char *nb = realloc(buf, cap + 1);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+        }
+        buf = nb;
+    }
+    int failed = ferror(fp);
+    fclose(fp);
+    if (!buf)
+        return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    if (failed) {
+        free(buf);
+        return tg_error_set(err, TG_EIO, path, 0, "read error");
+    }
+    if (memchr(buf, '\0', len)) {
+        free(buf);
+        return tg_error_set(err, TG_EPARSE, path, 0,
+                            "binary data (a NUL byte) in a text file");
+    }
+    buf[len] = '\0';
+    t->buf = buf;
+    t->len = len;
+    size_t i = 0;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
+                       buf[i] == '\r'))
+        i++;
+    if (i == len) {
+        tg_text_free(t);
+        return tg_error_set(err, TG_EPARSE, path, 0, "empty file");
+    }
+    return 0;
+}
+
+void tg_text_free(tg_text *t)
+{
+    free(t->buf);
+    t->buf = NULL;
+    t->len = t->pos = 0;
+}
+
+char *tg_text_next(tg_text *t, const char *comments, int skip_blank)
+{
+    while (t->pos < t->len) {
+        char *s = t->buf + t->pos;
+        char *nl = memchr(s, '\n', t->len - t->pos);
+        size_t n = nl ? (size_t)(nl - s) : t->len - t->pos;
+        t->pos += n + (nl != NULL);
+        t->line++;
+        s[n] = '\0';
+        if (n && s[n - 1] == '\r')
+            s[n - 1] = '\0';
+        char *p = s;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0' && skip_blank)
+            continue;
+        if (*p && comments && strchr(comments, *p))
+            continue;
+        return s;
+    }
+    return NULL;
+}
+
+static char *skip_blanks(char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+int tg_lex_at_end(char *p)
+{
+    return *skip_blanks(p) == '\0';
+}
+
+/* The token starting at p, for messages: up to 24 characters. */
+static const char *token_text(const char *p, char *buf, size_t size)
+{
+    size_t n = strcspn(p, " \t");
+    if (n > 24)
+        n = 24;
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+int tg_lex_u64(const tg_text *t, char **p, uint64_t *v, const char *what,
+               tg_error *err)
+{
+    char *s = skip_blanks(*p);
+    if (*s == '\0')
+        return 0;
+    char tok[32];
+    if (*s == '-')
+        return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                            "%s is negative: '%s'", what,
+                            token_text(s, tok, sizeof tok)), -1;
+    uint64_t x = 0;
+    char *q = s;
+    while (*q >= '0' && *q <= '9') {
+        unsigned d = (unsigned)(*q - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return tg_error_set(err, TG_EOVERFLOW, t->source, t->line,
+                                "%s overflows 64 bits: '%s'", what,
+                                token_text(s, tok, sizeof tok)), -1;
+        x = x * 10 + d;
+        q++;
+    }
+    if (q == s || (*q != '\0' && *q != ' ' && *q != '\t'))
+        return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                            "%s is not a non-negative integer: '%s'", what,
+                            token_text(s, tok, sizeof tok)), -1;
+    *v = x;
+    *p = q;
+    return 1;
+}
+
+int tg_lex_double(const tg_text *t, char **p, double *v, const char *what,
+                  tg_error *err)
+{
+    char *s = skip_blanks(*p);
+    if (*s == '\0')
+        return 0;
+    char tok[32], *q;
+    errno = 0;
+    double x = strtod(s, &q);
+    if (q == s || (*q != '\0' && *q != ' ' && *q != '\t') || !isfinite(x) ||
+        errno == ERANGE)
+        return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                            "%s is not a finite number: '%s'", what,
+                            token_text(s, tok, sizeof tok)), -1;
+    *v = x;
+    *p = q;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- random */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void tg_rng_seed(tg_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t tg_rng_next(tg_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+double tg_rng_uniform(tg_rng *r)
+{
+    return (double)(tg_rng_next(r) >> 11) * 0x1.0p-53;
+}

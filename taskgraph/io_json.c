@@ -1,0 +1,293 @@
+/* io_json.c: the native task-graph file, FILE.tg.json.
+ *
+ *   {
+ *     "format": "topomap-taskgraph",
+ *     "version": 1,
+ *     "tasks": 4,
+ *     "types": [{"name": "p2p", "factor": 1}],
+ *     "edges": [
+ *       [0, 1, 100],
+ *       [1, 2, 100]
+ *     ],
+ *     "layers": [{"name": "p2p", "edges": [[0, 1, 100], [1, 2, 100]]}]
+ *   }
+ *
+ * Each undirected edge appears once as [a, b, weight] with a < b and
+ * 0 < weight <= 2^63 - 1.  "types" and "layers" are optional.
+ *
+ * Reading parses with jansson.  Writing streams the edges, one per line,
+ * rather than building a jansson tree of millions of arrays first: the
+ * output is the same JSON, at a fraction of the memory and time; jansson
+ * still encodes every string (type names). */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tg_internal.h"
+
+#define TG_JSON_FORMAT "topomap-taskgraph"
+#define TG_JSON_VERSION 1
+
+/* ----------------------------------------------------------------- write */
+
+static int write_edges(FILE *fp, const tg_graph *g, const char *indent)
+{
+    int first = 1;
+    for (int a = 0; a < g->n; a++)
+        for (int64_t e = g->xadj[a]; e < g->xadj[a + 1]; e++)
+            if (g->adjncy[e] > a) {
+                fprintf(fp, "%s\n%s[%d, %d, %" PRIu64 "]", first ? "" : ",",
+                        indent, a, g->adjncy[e], g->adjwgt[e]);
+                first = 0;
+            }
+    return first;
+}
+
+/* Write s as a JSON string through jansson's encoder. */
+static int write_string(FILE *fp, const char *s)
+{
+    json_t *j = json_string(s);
+    if (!j)
+        return -1; /* not valid UTF-8 */
+    int rc = json_dumpf(j, fp, JSON_ENCODE_ANY);
+    json_decref(j);
+    return rc;
+}
+
+int tg_write_json(const char *path, const tg_graph *g, tg_error *err)
+{
+    tg_out o;
+    int rc = tg_out_open(&o, path, err);
+    if (rc)
+        return rc;
+    FILE *fp = o.fp;
+    fprintf(fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n"
+                "  \"tasks\": %d,\n  \"types\": [",
+            TG_JSON_FORMAT, TG_JSON_VERSION, g->n);
+    for (int i = 0; i < g->ntypes; i++) {
+        fprintf(fp, "%s{\"name\": ", i ? ", " : "");
+        if (write_string(fp, g->types[i].name)) {
+            tg_out_abort(&o);
+            return tg_error_set(err, TG_EINVAL, path, 0,
+                                "type name is not valid UTF-8");
+        }
+        fprintf(fp, ", \"factor\": %.17g}", g->types[i].factor);
+    }
+    fprintf(fp, "],\n  \"edges\": [");
+    if (!write_edges(fp, g, "    "))
+        fprintf(fp, "\n  ");
+    fprintf(fp, "]");
+    if (g->nlayers) {
+        fprintf(fp, ",\n  \"layers\": [");
+        for (int i = 0; i < g->nlayers; i++) {
+            fprintf(fp, "%s\n    {\"name\": ", i ? "," : "");
+            if (write_string(fp, g->layers[i].name)) {
+                tg_out_abort(&o);
+                return tg_error_set(err, TG_EINVAL, path, 0,
+                                    "layer name is not valid UTF-8");
+            }
+            fprintf(fp, ", \"edges\": [");
+            if (!write_edges(fp, g->layers[i].graph, "      "))
+                fprintf(fp, "\n    ");
+            fprintf(fp, "]}");
+        }
+        fprintf(fp, "\n  ]");
+    }
+    fprintf(fp, "\n}\n");
+    return tg_out_commit(&o, err);
+}
+
+/* ------------------------------------------------------------------ read */
+
+/* The builder merged a repeated edge: find the second listing of a pair
+ * by marking each edge's arc in row a as it is met. */
+static int name_repeated_edge(const char *path, json_t *edges,
+                              const char *where, const tg_graph *g,
+                              tg_error *err)
+{
+    char *seen = calloc((size_t)g->xadj[g->n] + 1, 1);
+    if (!seen)
+        return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    int rc = TG_EPARSE;
+    for (size_t i = 0; i < json_array_size(edges); i++) {
+        json_t *e = json_array_get(edges, i);
+        int a = (int)json_integer_value(json_array_get(e, 0));
+        int b = (int)json_integer_value(json_array_get(e, 1));
+        int64_t arc = g->xadj[a];
+        while (g->adjncy[arc] != b)
+            arc++;
+        if (seen[arc]++) {
+            rc = tg_error_set(err, TG_EPARSE, path, 0,
+                              "%s[%zu]: edge %d-%d is listed twice", where, i,
+                              a, b);
+            break;
+        }
+    }
+    free(seen);
+    return rc;
+}
+
+/* Edges array `edges` (at JSON path `where`) of a graph of n tasks. */
+static int read_edges(const char *path, json_t *edges, const char *where,
+                      int n, tg_graph **out, tg_error *err)
+{
+    if (!json_is_array(edges))
+        return tg_error_set(err, TG_EPARSE, path, 0,
+                            "%s: must be an array of [a, b, weight]", where);
+    tg_builder *b = tg_builder_new(n);
+    if (!b)
+        return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    size_t count = json_array_size(edges);
+    int rc = 0;
+    for (size_t i = 0; i < count && !rc; i++) {
+        json_t *e = json_array_get(edges, i);
+        json_t *ja = json_array_get(e, 0), *jb = json_array_get(e, 1),
+               *jw = json_array_get(e, 2);
+        if (!json_is_array(e) || json_array_size(e) != 3 ||
+            !json_is_integer(ja) || !json_is_integer(jb) ||
+            !json_is_integer(jw)) {
+            rc = tg_error_set(err, TG_EPARSE, path, 0,
+                              "%s[%zu]: must be [a, b, weight] with three "
+                              "integers", where, i);
+            break;
+        }
+        json_int_t a = json_integer_value(ja), bb = json_integer_value(jb),
+                   w = json_integer_value(jw);
+        if (a < 0 || a >= n || bb < 0 || bb >= n)
+            rc = tg_error_set(err, TG_EPARSE, path, 0,
+                              "%s[%zu]: task id outside 0..%d", where, i,
+                              n - 1);
+        else if (a >= bb)
+            rc = tg_error_set(err, TG_EPARSE, path, 0,
+                              "%s[%zu]: [%lld, %lld, ...] must have a < b",
+                              where, i, (long long)a, (long long)bb);
+        else if (w <= 0)
+            rc = tg_error_set(err, TG_EPARSE, path, 0,
+                              "%s[%zu]: weight %lld must be positive", where,
+                              i, (long long)w);
+        else
+            rc = tg_builder_add(b, (int)a, (int)bb, (uint64_t)w, err);
+    }
+    tg_graph *g = NULL;
+    if (!rc)
+        rc = tg_builder_finish(b, &g, err);
+    tg_builder_free(b);
+    if (!rc && (size_t)g->nedges != count)
+        rc = name_repeated_edge(path, edges, where, g, err);
+    if (rc) {
+        if (err && !err->source[0])
+            snprintf(err->source, sizeof err->source, "%s", path);
+        tg_graph_free(g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}
+
+static int read_types(const char *path, json_t *types, tg_graph *g,
+                      tg_error *err)
+{
+    if (!types)
+        return 0;
+    if (!json_is_array(types))
+        return tg_error_set(err, TG_EPARSE, path, 0,
+                            "types: must be an array");
+    for (size_t i = 0; i < json_array_size(types); i++) {
+        json_t *t = json_array_get(types, i);
+        json_t *name = json_object_get(t, "name");
+        json_t *factor = json_object_get(t, "factor");
+        if (!json_is_string(name) || !json_is_number(factor) ||
+            json_number_value(factor) < 0)
+            return tg_error_set(err, TG_EPARSE, path, 0,
+                                "types[%zu]: needs a \"name\" string and a "
+                                "\"factor\" >= 0", i);
+        int rc = tg_graph_add_type(g, json_string_value(name),
+                                   json_number_value(factor), err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int read_layers(const char *path, json_t *layers, tg_graph *g,
+                       tg_error *err)
+{
+    if (!layers)
+        return 0;
+    if (!json_is_array(layers))
+        return tg_error_set(err, TG_EPARSE, path, 0,
+                            "layers: must be an array");
+    for (size_t i = 0; i < json_array_size(layers); i++) {
+        json_t *l = json_array_get(layers, i);
+        json_t *name = json_object_get(l, "name");
+        if (!json_is_string(name))
+            return tg_error_set(err, TG_EPARSE, path, 0,
+                                "layers[%zu]: needs a \"name\" string", i);
+        char where[64];
+        snprintf(where, sizeof where, "layers[%zu].edges", i);
+        tg_graph *lg;
+        int rc = read_edges(path, json_object_get(l, "edges"), where, g->n,
+                            &lg, err);
+        if (!rc)
+            rc = tg_graph_add_layer(g, json_string_value(name), lg, err);
+        if (rc) {
+            if (err && !err->source[0])
+                snprintf(err->source, sizeof err->source, "%s", path);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+int tg_read_json(const char *path, tg_graph **out, tg_error *err)
+{
+    /* Through tg_text, so an empty or unreadable file gets the same
+     * message as in every other format. */
+    tg_text t;
+    int rc = tg_text_load(&t, path, err);
+    if (rc)
+        return rc;
+    json_error_t jerr;
+    json_t *root = json_loadb(t.buf, t.len, JSON_REJECT_DUPLICATES, &jerr);
+    tg_text_free(&t);
+    if (!root)
+        return tg_error_set(err, TG_EPARSE, path, jerr.line > 0 ? jerr.line : 0,
+                            "%s", jerr.text);
+    tg_graph *g = NULL;
+    json_t *format = json_object_get(root, "format");
+    json_t *version = json_object_get(root, "version");
+    json_t *tasks = json_object_get(root, "tasks");
+    if (!json_is_object(root))
+        rc = tg_error_set(err, TG_EPARSE, path, 0,
+                          "not a task graph: the top level is not an object");
+    else if (!json_is_string(format) ||
+             strcmp(json_string_value(format), TG_JSON_FORMAT) != 0)
+        rc = tg_error_set(err, TG_EPARSE, path, 0,
+                          "not a task graph: \"format\" must be \"%s\"",
+                          TG_JSON_FORMAT);
+    else if (!json_is_integer(version) ||
+             json_integer_value(version) != TG_JSON_VERSION)
+        rc = tg_error_set(err, TG_EPARSE, path, 0,
+                          "unsupported task-graph version (this topomap reads "
+                          "version %d)", TG_JSON_VERSION);
+    else if (!json_is_integer(tasks) || json_integer_value(tasks) < 0 ||
+             json_integer_value(tasks) > TG_TASKS_MAX)
+        rc = tg_error_set(err, TG_EPARSE, path, 0,
+                          "\"tasks\" must be an integer in 0..%d",
+                          TG_TASKS_MAX);
+    else
+        rc = read_edges(path, json_object_get(root, "edges"), "edges",
+                        (int)json_integer_value(tasks), &g, err);
+    if (!rc)
+        rc = read_types(path, json_object_get(root, "types"), g, err);
+    if (!rc)
+        rc = read_layers(path, json_object_get(root, "layers"), g, err);
+    json_decref(root);
+    if (rc) {
+        tg_graph_free(g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}

@@ -1,0 +1,268 @@
+/*
+ * taskgraph.h: the task-graph library of topomap (prefix tg_).
+ *
+ * A task graph (papers/001, 3.1) has n tasks and undirected edges whose
+ * weight is the number of bytes the two tasks exchange in both directions.
+ * It is stored in CSR form: the neighbours of task t are
+ * adjncy[xadj[t] .. xadj[t+1]-1], sorted ascending, with their weights in
+ * adjwgt at the same positions; every edge appears once per endpoint and the
+ * two copies carry the same weight.  There are no self-edges and no edges of
+ * weight 0.
+ *
+ * A graph may carry per-type layers (one task graph per communication type,
+ * the cg_t of papers/001, 4.1.1) and records which types it was built from
+ * with their factors.
+ *
+ * Errors: every function that can fail returns 0 on success or a negative
+ * TG_E* code, and fills the caller's tg_error with a message that names the
+ * file and line where there is one.  Nothing is written on failure.
+ */
+#ifndef TOPOMAP_TASKGRAPH_H
+#define TOPOMAP_TASKGRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- errors */
+
+enum {
+    TG_OK = 0,
+    TG_ENOMEM = -1,   /* out of memory */
+    TG_EIO = -2,      /* a file could not be opened, read or written */
+    TG_EPARSE = -3,   /* a file is malformed */
+    TG_EINVAL = -4,   /* an argument is out of range */
+    TG_EOVERFLOW = -5 /* a count or weight does not fit */
+};
+
+typedef struct tg_error {
+    char source[512]; /* file name, or "" when the error is not about a file */
+    long line;        /* 1-based line in source, or 0 when not known */
+    char text[512];   /* what is wrong */
+} tg_error;
+
+/* Fill err (when not NULL) and return code.  printf-style message. */
+int tg_error_set(tg_error *err, int code, const char *source, long line,
+                 const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Format err as "SOURCE:LINE: TEXT" (or "SOURCE: TEXT", or "TEXT") into
+ * buf; returns buf. */
+const char *tg_error_format(const tg_error *err, char *buf, size_t size);
+
+/* ----------------------------------------------------------------- model */
+
+/* Largest weight a graph can hold: weights are written as signed 64-bit
+ * integers in every format, so they stop at 2^63 - 1. */
+#define TG_WEIGHT_MAX ((uint64_t)INT64_MAX)
+/* Largest number of tasks: task ids are ints, like MPI ranks. */
+#define TG_TASKS_MAX INT32_MAX
+
+typedef struct tg_graph tg_graph;
+
+/* A communication type a graph was built from, with the factor its weights
+ * were multiplied by (1 for a plain type graph or a Sum). */
+typedef struct tg_type {
+    char *name;
+    double factor;
+} tg_type;
+
+/* A per-type layer: a task graph with the same number of tasks. */
+typedef struct tg_layer {
+    char *name;
+    tg_graph *graph;
+} tg_layer;
+
+struct tg_graph {
+    int n;            /* tasks */
+    int64_t nedges;   /* undirected edges; xadj[n] == 2 * nedges */
+    int64_t *xadj;    /* n + 1 offsets */
+    int *adjncy;      /* 2 * nedges neighbours */
+    uint64_t *adjwgt; /* 2 * nedges weights, > 0 */
+    int ntypes;       /* types this graph was built from (may be 0) */
+    tg_type *types;
+    int nlayers;      /* optional per-type layers (may be 0) */
+    tg_layer *layers;
+};
+
+/* Free a graph with its types and layers.  NULL is allowed. */
+void tg_graph_free(tg_graph *g);
+
+/* Deep copy (types and layers included). */
+int tg_graph_copy(const tg_graph *g, tg_graph **out, tg_error *err);
+
+/* Weight of edge {a, b}, 0 when there is none.  O(log degree). */
+uint64_t tg_graph_weight(const tg_graph *g, int a, int b);
+
+/* Sum of all edge weights (each edge once).  Fails with TG_EOVERFLOW past
+ * UINT64_MAX. */
+int tg_graph_total_weight(const tg_graph *g, uint64_t *total, tg_error *err);
+
+/* Record that g was built from type `name` with `factor` (appended to
+ * g->types). */
+int tg_graph_add_type(tg_graph *g, const char *name, double factor,
+                      tg_error *err);
+
+/* Attach `layer` (ownership passes to g, also on failure) as a per-type
+ * layer called `name`.  Its task count must equal g's; a layer may not have
+ * layers of its own. */
+int tg_graph_add_layer(tg_graph *g, const char *name, tg_graph *layer,
+                       tg_error *err);
+
+/* Check the CSR invariants (sorted neighbours, symmetric with equal
+ * weights, no self-edges, no zero weights, ids in range, consistent
+ * counts) of g and its layers.  Used by tests and after every reader. */
+int tg_graph_check(const tg_graph *g, tg_error *err);
+
+/* Structural facts for `taskgraph info`. */
+typedef struct tg_stats {
+    int n;
+    int64_t nedges;
+    uint64_t total_weight; /* sum of edge weights, each edge once */
+    int degree_min, degree_max;
+    double degree_avg;
+    int components;        /* connected components (isolated tasks count) */
+    int isolated;          /* tasks with no edge */
+} tg_stats;
+
+int tg_graph_stats(const tg_graph *g, tg_stats *st, tg_error *err);
+
+/* --------------------------------------------------------------- builder */
+
+/* Builds a graph from directed (src, dst, bytes) triples.  Duplicates are
+ * merged, self-edges and zero weights dropped, and the undirected weight is
+ * w(a,b) = bytes a->b + bytes b->a (papers/001, 3.1).  Linear time. */
+typedef struct tg_builder tg_builder;
+
+tg_builder *tg_builder_new(int n);
+void tg_builder_free(tg_builder *b);
+int tg_builder_tasks(const tg_builder *b);
+
+/* Add bytes sent from src to dst.  Fails on ids outside [0, n) or a
+ * weight above TG_WEIGHT_MAX. */
+int tg_builder_add(tg_builder *b, int src, int dst, uint64_t bytes,
+                   tg_error *err);
+
+/* Produce the graph; the builder is left empty and reusable.  Fails with
+ * TG_EOVERFLOW when merged weights exceed TG_WEIGHT_MAX. */
+int tg_builder_finish(tg_builder *b, tg_graph **out, tg_error *err);
+
+/* ------------------------------------------------------------- combiners */
+
+/* Sum (papers/001, 4.1.1): union of the tasks and edges of k graphs with
+ * the same task count, weights added exactly.  The result's types are the
+ * inputs' types, in input order.  The result has no layers. */
+int tg_sum(const tg_graph *const *graphs, int k, tg_graph **out,
+           tg_error *err);
+
+/* Weighted-sum (papers/001, 4.1.1): like Sum, with the weights of input i
+ * multiplied by factors[i] >= 0.  Each edge's weight is rounded to the
+ * nearest integer; an edge whose weighted weight is positive but rounds to
+ * 0 keeps weight 1, so no communicating pair disappears.  Inputs with
+ * factor 1 are added exactly, so a Weighted-sum of one type with factor 1
+ * equals that type's graph.  The result's types carry the factors (times
+ * the inputs' own factors). */
+int tg_weighted_sum(const tg_graph *const *graphs, const double *factors,
+                    int k, tg_graph **out, tg_error *err);
+
+/* Sum or Weighted-sum of g's own layers (factors NULL for Sum, else one per
+ * layer in layer order).  The result has no layers. */
+int tg_combine_layers(const tg_graph *g, const double *factors,
+                      tg_graph **out, tg_error *err);
+
+/* --------------------------------------------------------- files: formats */
+
+typedef enum tg_format {
+    TG_FORMAT_UNKNOWN = 0,
+    TG_FORMAT_JSON,   /* native .tg.json */
+    TG_FORMAT_METIS,  /* METIS graph file, .graph / .metis */
+    TG_FORMAT_SCOTCH, /* Scotch source graph, .grf / .src */
+    TG_FORMAT_MTX     /* Matrix Market coordinate, .mtx / .mm (read only) */
+} tg_format;
+
+/* Format from a name ("json", "metis", "scotch", "mtx"); UNKNOWN if none. */
+tg_format tg_format_from_name(const char *name);
+/* Format from a file name's extension; UNKNOWN if none matches. */
+tg_format tg_format_from_path(const char *path);
+const char *tg_format_name(tg_format f);
+
+/* How Matrix Market values become weights. */
+typedef enum tg_mtx_weights {
+    TG_MTX_PATTERN = 0, /* every stored entry weighs 1 (default) */
+    TG_MTX_VALUES       /* weight = |value| rounded; 0 entries dropped */
+} tg_mtx_weights;
+
+typedef struct tg_read_options {
+    tg_format format;           /* UNKNOWN: from the extension */
+    tg_mtx_weights mtx_weights;
+} tg_read_options;
+
+/* Read a graph.  opts may be NULL (format from extension, defaults). */
+int tg_read(const char *path, const tg_read_options *opts, tg_graph **out,
+            tg_error *err);
+/* Write a graph atomically (temporary file in the same folder, renamed into
+ * place).  format UNKNOWN: from the extension.  METIS and Scotch files hold
+ * only the combined graph; types and layers survive only in JSON. */
+int tg_write(const char *path, tg_format format, const tg_graph *g,
+             tg_error *err);
+
+/* Per-format readers and writers (what tg_read / tg_write dispatch to).
+ * `source` is the name used in error messages. */
+int tg_read_json(const char *path, tg_graph **out, tg_error *err);
+int tg_write_json(const char *path, const tg_graph *g, tg_error *err);
+int tg_read_metis(const char *path, tg_graph **out, tg_error *err);
+int tg_write_metis(const char *path, const tg_graph *g, tg_error *err);
+int tg_read_scotch(const char *path, tg_graph **out, tg_error *err);
+int tg_write_scotch(const char *path, const tg_graph *g, tg_error *err);
+int tg_read_mtx(const char *path, tg_mtx_weights weights, tg_graph **out,
+                tg_error *err);
+
+/* ------------------------------------------------------------ generators */
+
+/* N-D grid: one task per point, row-major (last dimension fastest). */
+typedef struct tg_stencil_options {
+    int ndims;
+    int dims[8];
+    int periodic;   /* wrap every dimension */
+    int diagonals;  /* all 3^d - 1 neighbours instead of 2d */
+    uint64_t bytes; /* weight of each edge */
+} tg_stencil_options;
+
+int tg_gen_stencil(const tg_stencil_options *o, tg_graph **out,
+                   tg_error *err);
+
+/* Qbox-like 2-D process grid of rows x cols tasks, task = r * cols + c:
+ * a "p2p" layer with each task exchanging p2p_bytes with its row
+ * neighbours (a ring when periodic), and an "alltoall" layer with a clique
+ * of alltoall_bytes edges inside each column.  The graph is their Sum. */
+typedef struct tg_qbox_options {
+    int rows, cols;
+    int periodic;
+    uint64_t p2p_bytes;
+    uint64_t alltoall_bytes;
+} tg_qbox_options;
+
+int tg_gen_qbox(const tg_qbox_options *o, tg_graph **out, tg_error *err);
+
+/* Random geometric graph: n points uniform in the unit square from `seed`,
+ * an edge of `bytes` between every pair closer than `radius`. */
+typedef struct tg_rgg_options {
+    int n;
+    double radius;
+    uint64_t seed;
+    uint64_t bytes;
+} tg_rgg_options;
+
+int tg_gen_rgg(const tg_rgg_options *o, tg_graph **out, tg_error *err);
+
+/* The points tg_gen_rgg uses for (n, seed): x[i], y[i] in [0, 1). */
+int tg_rgg_points(int n, uint64_t seed, double *x, double *y);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

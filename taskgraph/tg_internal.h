@@ -1,0 +1,80 @@
+/*
+ * tg_internal.h: helpers shared by the modules of libtaskgraph; not
+ * installed.
+ */
+#ifndef TOPOMAP_TG_INTERNAL_H
+#define TOPOMAP_TG_INTERNAL_H
+
+#include <stdio.h>
+
+#include "taskgraph.h"
+
+/* Allocate a graph of n tasks with room for `arcs` (= 2 * edges) CSR
+ * entries; xadj is zeroed.  NULL when out of memory. */
+tg_graph *tg_graph_alloc(int n, int64_t arcs);
+
+/* Build a graph from per-task adjacency already in CSR form but possibly
+ * unsorted (for readers): sorts each row by neighbour.  Takes ownership of
+ * nothing; returns TG_ENOMEM only. */
+int tg_graph_sort_rows(tg_graph *g, tg_error *err);
+
+/* --------------------------------------------------------- atomic output */
+
+/* A file being written: data goes to a temporary file in the destination's
+ * folder, which tg_out_commit renames into place and tg_out_abort removes. */
+typedef struct tg_out {
+    FILE *fp;
+    char *path;
+    char *tmp;
+} tg_out;
+
+int tg_out_open(tg_out *o, const char *path, tg_error *err);
+/* Flush, check for write errors, fsync and rename.  On failure the
+ * temporary file is removed and the destination is untouched. */
+int tg_out_commit(tg_out *o, tg_error *err);
+void tg_out_abort(tg_out *o);
+
+/* ---------------------------------------------------------- text reading */
+
+/* A whole text file in memory, read line by line. */
+typedef struct tg_text {
+    const char *source; /* name for messages */
+    char *buf;          /* contents, NUL-terminated */
+    size_t len;
+    size_t pos;         /* start of the next line */
+    long line;          /* number of the line last returned (1-based) */
+} tg_text;
+
+/* Read `path` whole.  An empty file is an error ("empty file"). */
+int tg_text_load(tg_text *t, const char *path, tg_error *err);
+void tg_text_free(tg_text *t);
+
+/* Next line, NUL-terminated in place (no '\n' or '\r'), or NULL at end of
+ * file.  Lines whose first non-blank character is in `comments` (e.g. "%")
+ * and, when skip_blank, blank lines are skipped. */
+char *tg_text_next(tg_text *t, const char *comments, int skip_blank);
+
+/* Token parsers over a line cursor: skip blanks, parse, advance *p.
+ * Return 1 on success, 0 when the line has no more tokens, and -1 when the
+ * token is malformed (message in err, naming t's source and line). */
+int tg_lex_u64(const tg_text *t, char **p, uint64_t *v, const char *what,
+               tg_error *err);
+int tg_lex_double(const tg_text *t, char **p, double *v, const char *what,
+                  tg_error *err);
+/* 1 if only blanks remain on the line. */
+int tg_lex_at_end(char *p);
+
+/* -------------------------------------------------------------- random */
+
+/* xoshiro256** seeded through splitmix64: small, fast, and the same on
+ * every platform, so a seed always reproduces the same output. */
+typedef struct tg_rng {
+    uint64_t s[4];
+} tg_rng;
+
+void tg_rng_seed(tg_rng *r, uint64_t seed);
+uint64_t tg_rng_next(tg_rng *r);
+/* Uniform double in [0, 1) with 53 random bits. */
+double tg_rng_uniform(tg_rng *r);
+
+#endif
