@@ -1,0 +1,40 @@
+/* cli.h: argument and output helpers for the taskgraph command. */
+#ifndef TOPOMAP_TASKGRAPH_CLI_H
+#define TOPOMAP_TASKGRAPH_CLI_H
+
+#include <stdint.h>
+
+#include "taskgraph.h"
+
+/* Exit codes: 1 for bad data or a failed operation, 2 for bad usage. */
+enum { CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
+
+/* The running (sub)command's name for messages, e.g. "taskgraph gen". */
+extern const char *cli_name;
+
+/* Print "taskgraph: SOURCE:LINE: TEXT" for a library error; returns 1. */
+int cli_fail(const tg_error *err);
+/* Print "NAME: message" and "(see NAME --help)"; returns 2. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse option values; on failure print a usage error and return -1. */
+int cli_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
+            uint64_t *v);
+int cli_int(const char *opt, const char *s, int min, int max, int *v);
+int cli_double(const char *opt, const char *s, double min, double max,
+               double *v);
+/* A format name for --from/--to. */
+int cli_format(const char *opt, const char *s, tg_format *f);
+
+/* "step..." on stderr when stderr is a terminal; cli_done prints the time
+ * since the matching cli_step. */
+void cli_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_done(void);
+
+/* Write g to path (format from the extension unless `format` is set) and
+ * report the result on stdout.  Returns the exit code. */
+int cli_write_graph(const char *path, tg_format format, const tg_graph *g);
+
+int cmd_gen(int argc, char **argv);
+
+#endif
