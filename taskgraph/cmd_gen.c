@@ -1,5 +1,6 @@
 /* cmd_gen.c: taskgraph gen KIND ... -o FILE */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,6 @@ int cmd_gen(int argc, char **argv)
         {"seed", required_argument, NULL, OPT_SEED},
         {"to", required_argument, NULL, OPT_TO},
         {NULL, 0, NULL, 0}};
-    cli_name = "taskgraph gen";
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
         fputs(gen_help, stdout);
         return 0;
@@ -132,7 +132,7 @@ int cmd_gen(int argc, char **argv)
                           &qb.alltoall_bytes);
             break;
         case OPT_TASKS: bad = cli_int("--tasks", optarg, 1, TG_TASKS_MAX, &rg.n); break;
-        case OPT_RADIUS: bad = cli_double("--radius", optarg, 1e-300, 1.5, &rg.radius); break;
+        case OPT_RADIUS: bad = cli_double("--radius", optarg, 1e-300, sqrt(2.0), &rg.radius); break;
         case OPT_SEED: bad = cli_u64("--seed", optarg, 0, UINT64_MAX, &rg.seed); break;
         case OPT_TO: bad = cli_format("--to", optarg, &to); break;
         case ':':

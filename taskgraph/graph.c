@@ -32,6 +32,10 @@ const char *tg_error_format(const tg_error *err, char *buf, size_t size)
 
 tg_graph *tg_graph_alloc(int n, int64_t arcs)
 {
+    /* Refuse sizes whose byte count would wrap, so no caller has to. */
+    if (n < 0 || arcs < 0 ||
+        (uint64_t)arcs > SIZE_MAX / sizeof(uint64_t))
+        return NULL;
     tg_graph *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;

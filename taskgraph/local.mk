@@ -17,5 +17,5 @@ taskgraph_libtaskgraph_la_LDFLAGS = -version-info 0:0:0
 bin_PROGRAMS += taskgraph/taskgraph
 taskgraph_taskgraph_SOURCES = taskgraph/cli.c taskgraph/cli.h \
 	taskgraph/cmd_gen.c taskgraph/cmd_main.c
-taskgraph_taskgraph_LDADD = taskgraph/libtaskgraph.la
+taskgraph_taskgraph_LDADD = taskgraph/libtaskgraph.la -lm
 EXTRA_DIST += taskgraph/taskgraph.pc.in

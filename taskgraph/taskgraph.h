@@ -258,7 +258,9 @@ typedef struct tg_rgg_options {
 
 int tg_gen_rgg(const tg_rgg_options *o, tg_graph **out, tg_error *err);
 
-/* The points tg_gen_rgg uses for (n, seed): x[i], y[i] in [0, 1). */
+/* The points tg_gen_rgg uses for (n, seed), x[i], y[i] in [0, 1): a
+ * generator seeded with `seed` draws, for i = 0 .. n-1, x[i] then y[i].
+ * Returns TG_EINVAL for n < 0, or NULL arrays with n > 0. */
 int tg_rgg_points(int n, uint64_t seed, double *x, double *y);
 
 #ifdef __cplusplus
