@@ -208,7 +208,7 @@ int tg_lex_u64(const tg_text *t, char **p, uint64_t *v, const char *what,
     if (*s == '-')
         return tg_error_set(err, TG_EPARSE, t->source, t->line,
                             "%s is negative: '%s'", what,
-                            token_text(s, tok, sizeof tok)), -1;
+                            token_text(s, tok, sizeof tok));
     uint64_t x = 0;
     char *q = s;
     while (*q >= '0' && *q <= '9') {
@@ -216,14 +216,14 @@ int tg_lex_u64(const tg_text *t, char **p, uint64_t *v, const char *what,
         if (x > (UINT64_MAX - d) / 10)
             return tg_error_set(err, TG_EOVERFLOW, t->source, t->line,
                                 "%s overflows 64 bits: '%s'", what,
-                                token_text(s, tok, sizeof tok)), -1;
+                                token_text(s, tok, sizeof tok));
         x = x * 10 + d;
         q++;
     }
     if (q == s || (*q != '\0' && *q != ' ' && *q != '\t'))
         return tg_error_set(err, TG_EPARSE, t->source, t->line,
                             "%s is not a non-negative integer: '%s'", what,
-                            token_text(s, tok, sizeof tok)), -1;
+                            token_text(s, tok, sizeof tok));
     *v = x;
     *p = q;
     return 1;
@@ -242,10 +242,21 @@ int tg_lex_double(const tg_text *t, char **p, double *v, const char *what,
         errno == ERANGE)
         return tg_error_set(err, TG_EPARSE, t->source, t->line,
                             "%s is not a finite number: '%s'", what,
-                            token_text(s, tok, sizeof tok)), -1;
+                            token_text(s, tok, sizeof tok));
     *v = x;
     *p = q;
     return 1;
+}
+
+void tg_put_u64(FILE *fp, char sep, uint64_t v)
+{
+    char buf[24], *p = buf + sizeof buf;
+    do
+        *--p = (char)('0' + v % 10);
+    while (v /= 10);
+    if (sep)
+        *--p = sep;
+    fwrite(p, 1, (size_t)(buf + sizeof buf - p), fp);
 }
 
 /* ---------------------------------------------------------------- random */

@@ -18,6 +18,26 @@ tg_graph *tg_graph_alloc(int n, int64_t arcs);
  * nothing; returns TG_ENOMEM only. */
 int tg_graph_sort_rows(tg_graph *g, tg_error *err);
 
+/* For a graph with sorted rows: 1 when every arc a->b has its reverse b->a
+ * with the same weight and no row repeats a neighbour; 0 when not, or when
+ * memory is short.  Two linear passes (it builds the transpose). */
+int tg_graph_is_symmetric(const tg_graph *g);
+
+/* Why a graph with sorted rows is not symmetric. */
+typedef enum tg_asymmetry {
+    TG_SYMMETRIC = 0,
+    TG_REPEATED,      /* row a lists b twice */
+    TG_MISSING,       /* a lists b, b does not list a */
+    TG_WEIGHT_DIFFERS /* both list each other with different weights */
+} tg_asymmetry;
+
+/* The first arc, in row order, that breaks symmetry: its row in *a, its
+ * position in *arc, and why; TG_SYMMETRIC when there is none.  For error
+ * messages: slower than tg_graph_is_symmetric, so call it only after that
+ * said no. */
+tg_asymmetry tg_graph_find_asymmetry(const tg_graph *g, int *a,
+                                     int64_t *arc);
+
 /* --------------------------------------------------------- atomic output */
 
 /* A file being written: data goes to a temporary file in the destination's
@@ -55,14 +75,19 @@ void tg_text_free(tg_text *t);
 char *tg_text_next(tg_text *t, const char *comments, int skip_blank);
 
 /* Token parsers over a line cursor: skip blanks, parse, advance *p.
- * Return 1 on success, 0 when the line has no more tokens, and -1 when the
- * token is malformed (message in err, naming t's source and line). */
+ * Return 1 on success, 0 when the line has no more tokens, and TG_EPARSE
+ * (malformed) or TG_EOVERFLOW (does not fit in 64 bits) with the message
+ * in err, naming t's source and line. */
 int tg_lex_u64(const tg_text *t, char **p, uint64_t *v, const char *what,
                tg_error *err);
 int tg_lex_double(const tg_text *t, char **p, double *v, const char *what,
                   tg_error *err);
 /* 1 if only blanks remain on the line. */
 int tg_lex_at_end(char *p);
+
+/* Write v in decimal, preceded by `sep` unless it is '\0': fprintf per
+ * number is the bulk of the time when writing millions of edges. */
+void tg_put_u64(FILE *fp, char sep, uint64_t v);
 
 /* -------------------------------------------------------------- random */
 

@@ -9,33 +9,45 @@
 
 #include "testutil.h"
 
-static char tmpdir[512];
-static pid_t tmpdir_owner;
+/* check runs each test in a forked child, and a failing child does not
+ * run atexit handlers.  So the parent makes one root folder and removes it
+ * at exit; each process (the parent, or a child) works in a subfolder of
+ * its own, so tests never see each other's files. */
+static char root[512];
+static pid_t root_owner;
+static char tmpdir[600];
+static pid_t tmpdir_pid;
 
-/* check forks a child per test, and children run atexit handlers too: only
- * the process that made the folder removes it. */
-static void remove_tmpdir(void)
+static void remove_root(void)
 {
-    if (!tmpdir[0] || getpid() != tmpdir_owner)
+    if (!root[0] || getpid() != root_owner)
         return;
     char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+        fprintf(stderr, "could not remove %s\n", root);
 }
 
 const char *tu_tmpdir(void)
 {
-    if (!tmpdir[0]) {
+    if (!root[0]) {
         const char *base = getenv("TMPDIR");
-        snprintf(tmpdir, sizeof tmpdir, "%s/topomap-test-XXXXXX",
+        snprintf(root, sizeof root, "%s/topomap-test-XXXXXX",
                  base && *base ? base : "/tmp");
-        if (!mkdtemp(tmpdir)) {
+        if (!mkdtemp(root)) {
             perror("mkdtemp");
             exit(99);
         }
-        tmpdir_owner = getpid();
-        atexit(remove_tmpdir);
+        root_owner = getpid();
+        atexit(remove_root);
+    }
+    if (tmpdir_pid != getpid()) {
+        tmpdir_pid = getpid();
+        snprintf(tmpdir, sizeof tmpdir, "%s/p%ld", root, (long)tmpdir_pid);
+        if (mkdir(tmpdir, 0700) != 0) {
+            perror("mkdir");
+            exit(99);
+        }
     }
     return tmpdir;
 }
@@ -111,6 +123,7 @@ int tu_run(const char *cmd)
 
 int tu_main(Suite *(*make)(void))
 {
+    tu_tmpdir(); /* the root folder belongs to this, the parent, process */
     SRunner *sr = srunner_create(make());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
