@@ -7,9 +7,11 @@ set -euo pipefail
 build=$(cd "$1" && pwd)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/topomap-stage-XXXXXX")
 trap 'rm -rf "$stage"' EXIT
-prefix=/opt/topomap
+# The configured prefix, staged under DESTDIR: the .pc file names it.
+prefix=$(sed -n 's/^prefix = //p' "$build/Makefile")
 
-make -C "$build" -s install DESTDIR="$stage" prefix="$prefix" >/dev/null
+make -C "$build" -s install DESTDIR="$stage" >/dev/null 2>"$stage/install.log" \
+  || { cat "$stage/install.log"; exit 1; }
 root=$stage$prefix
 status=0
 for f in bin/taskgraph lib/libtaskgraph.so lib/pkgconfig/taskgraph.pc \
