@@ -3,6 +3,12 @@
 # Installs only what is missing, is safe to run twice, and prints what it installs.
 set -euo pipefail
 
+case "${1:-}" in
+  -h|--help) sed -n '2,3s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  "") ;;
+  *) echo "install-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+esac
+
 # Build: compilers, autotools, MPI, the libraries configure checks for.
 # Tests: check (unit tests), metis (graphchk), scotch (gtst, gmap), hwloc tools.
 PACKAGES=(

@@ -154,12 +154,13 @@ static int cmd_convert(int argc, char **argv)
     return rc;
 }
 
-static void print_graph_line(const char *label, const tg_graph *g)
+/* "NAME: E edges, B bytes" for one layer. */
+static void print_layer(const tg_layer *l)
 {
     uint64_t total = 0;
-    tg_graph_total_weight(g, &total, NULL);
-    printf("%-13s%" PRId64 " edges, %" PRIu64 " bytes\n", label, g->nedges,
-           total);
+    tg_graph_total_weight(l->graph, &total, NULL);
+    printf("%s: %" PRId64 " edges, %" PRIu64 " bytes\n", l->name,
+           l->graph->nedges, total);
 }
 
 static int cmd_info(int argc, char **argv)
@@ -193,12 +194,12 @@ static int cmd_info(int argc, char **argv)
         printf("%s%s (factor %.6g)", i ? ", " : "", g->types[i].name,
                g->types[i].factor);
     printf("\n");
+    printf("%-13s", "layers");
     if (!g->nlayers)
-        printf("%-13snone\n", "layers");
+        printf("none\n");
     for (int i = 0; i < g->nlayers; i++) {
-        char label[64];
-        snprintf(label, sizeof label, "layer %.40s", g->layers[i].name);
-        print_graph_line(label, g->layers[i].graph);
+        printf("%*s", i ? 13 : 0, "");
+        print_layer(&g->layers[i]);
     }
     tg_graph_free(g);
     return 0;

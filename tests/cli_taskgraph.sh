@@ -25,8 +25,8 @@ expect_ok $tg gen qbox --rows 4 --cols 6 --p2p-bytes 1000 --alltoall-bytes 250 -
 expect_ok $tg info "$work/qbox.tg.json"
 expect_output "edges        56"
 expect_output "total bytes  29000"
-expect_output "layer p2p    20 edges, 20000 bytes"
-expect_output "layer alltoall36 edges, 9000 bytes"
+expect_output "layers       p2p: 20 edges, 20000 bytes"
+expect_output "             alltoall: 36 edges, 9000 bytes"
 # Weighted-sum 0.6/0.4: 20*600 + 36*100 = 15600 bytes.
 expect_ok $tg combine "$work/qbox.tg.json" --weights p2p=0.6,alltoall=0.4 -o "$work/w.tg.json"
 expect_ok $tg info "$work/w.tg.json"
