@@ -1,4 +1,5 @@
 /* graph.c: the CSR task graph: allocation, copy, lookup, checks, stats. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,34 @@ tg_asymmetry tg_graph_find_asymmetry(const tg_graph *g, int *a, int64_t *arc)
             }
         }
     return TG_SYMMETRIC;
+}
+
+int tg_text_check_symmetric(const tg_text *t, tg_graph *g, const long *vline,
+                            long long base, const char *weight_word,
+                            tg_error *err)
+{
+    int rc = tg_graph_sort_rows(g, err);
+    if (rc || tg_graph_is_symmetric(g))
+        return rc;
+    int a;
+    int64_t e;
+    tg_asymmetry why = tg_graph_find_asymmetry(g, &a, &e);
+    if (why == TG_SYMMETRIC)
+        return 0; /* tg_graph_is_symmetric ran out of memory */
+    int b = g->adjncy[e];
+    long long na = a + base, nb = b + base;
+    if (why == TG_REPEATED)
+        return tg_error_set(err, TG_EPARSE, t->source, vline[a],
+                            "vertex %lld lists neighbour %lld twice", na, nb);
+    if (why == TG_MISSING)
+        return tg_error_set(err, TG_EPARSE, t->source, vline[a],
+                            "vertex %lld lists neighbour %lld, but vertex "
+                            "%lld (line %ld) does not list %lld", na, nb, nb,
+                            vline[b], na);
+    return tg_error_set(err, TG_EPARSE, t->source, vline[a],
+                        "edge %lld-%lld has %s %" PRIu64 " here but %" PRIu64
+                        " at vertex %lld (line %ld)", na, nb, weight_word,
+                        g->adjwgt[e], tg_graph_weight(g, b, a), nb, vline[b]);
 }
 
 int tg_graph_check(const tg_graph *g, tg_error *err)

@@ -265,39 +265,6 @@ static int read_body(metis_reader *r)
     return 0;
 }
 
-/* Sort the rows and check them; when they are not symmetric, find the
- * first vertex (in file order) whose line lists a neighbour twice or an
- * edge its neighbour does not list back with the same weight. */
-static int check_symmetric(metis_reader *r)
-{
-    tg_graph *g = r->g;
-    int rc = tg_graph_sort_rows(g, r->err);
-    if (rc || tg_graph_is_symmetric(g))
-        return rc;
-    int a;
-    int64_t e;
-    tg_asymmetry why = tg_graph_find_asymmetry(g, &a, &e);
-    if (why == TG_SYMMETRIC)
-        return 0; /* tg_graph_is_symmetric ran out of memory */
-    int b = g->adjncy[e];
-    const char *src = r->t.source;
-    long line = r->vline[a];
-    if (why == TG_REPEATED)
-        return tg_error_set(r->err, TG_EPARSE, src, line,
-                            "vertex %d lists neighbour %d twice", a + 1,
-                            b + 1);
-    if (why == TG_MISSING)
-        return tg_error_set(r->err, TG_EPARSE, src, line,
-                            "vertex %d lists neighbour %d, but vertex %d "
-                            "does not list %d (line %ld)",
-                            a + 1, b + 1, b + 1, a + 1, r->vline[b]);
-    return tg_error_set(r->err, TG_EPARSE, src, line,
-                        "edge %d-%d has weight %" PRIu64 " here but %" PRIu64
-                        " on the line of vertex %d (line %ld)", a + 1, b + 1,
-                        g->adjwgt[e], tg_graph_weight(g, b, a), b + 1,
-                        r->vline[b]);
-}
-
 int tg_read_metis(const char *path, tg_graph **out, tg_error *err)
 {
     metis_reader r;
@@ -310,7 +277,7 @@ int tg_read_metis(const char *path, tg_graph **out, tg_error *err)
     if (!rc)
         rc = read_body(&r);
     if (!rc)
-        rc = check_symmetric(&r);
+        rc = tg_text_check_symmetric(&r.t, r.g, r.vline, 1, "weight", err);
     if (!rc && r.arcs != 2 * r.m)
         rc = tg_error_set(err, TG_EPARSE, path, r.header_line,
                           "header says %" PRId64 " edges, body has %" PRId64,

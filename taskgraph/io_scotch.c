@@ -347,39 +347,6 @@ static int resolve_labels(scotch_reader *r)
     return rc;
 }
 
-/* Sort the rows and check them; when they are not symmetric, find the
- * first vertex (in file order) that lists a neighbour twice or an arc
- * whose neighbour does not list it back with the same load. */
-static int check_symmetric(scotch_reader *r)
-{
-    tg_graph *g = r->g;
-    int rc = tg_graph_sort_rows(g, r->err);
-    if (rc || tg_graph_is_symmetric(g))
-        return rc;
-    int a;
-    int64_t e;
-    tg_asymmetry why = tg_graph_find_asymmetry(g, &a, &e);
-    if (why == TG_SYMMETRIC)
-        return 0; /* tg_graph_is_symmetric ran out of memory */
-    int b = g->adjncy[e];
-    const char *src = r->t.source;
-    long line = r->vline[a];
-    if (why == TG_REPEATED)
-        return tg_error_set(r->err, TG_EPARSE, src, line,
-                            "vertex %lld lists neighbour %lld twice",
-                            vnum(r, a), vnum(r, b));
-    if (why == TG_MISSING)
-        return tg_error_set(r->err, TG_EPARSE, src, line,
-                            "vertex %lld lists neighbour %lld, but vertex "
-                            "%lld (line %ld) does not list %lld", vnum(r, a),
-                            vnum(r, b), vnum(r, b), r->vline[b], vnum(r, a));
-    return tg_error_set(r->err, TG_EPARSE, src, line,
-                        "edge %lld-%lld has load %" PRIu64 " here but %" PRIu64
-                        " at vertex %lld (line %ld)", vnum(r, a), vnum(r, b),
-                        g->adjwgt[e], tg_graph_weight(g, b, a), vnum(r, b),
-                        r->vline[b]);
-}
-
 int tg_read_scotch(const char *path, tg_graph **out, tg_error *err)
 {
     scotch_reader r;
@@ -394,7 +361,7 @@ int tg_read_scotch(const char *path, tg_graph **out, tg_error *err)
     if (!rc && r.labels)
         rc = resolve_labels(&r);
     if (!rc)
-        rc = check_symmetric(&r);
+        rc = tg_text_check_symmetric(&r.t, r.g, r.vline, r.base, "load", err);
     if (!rc && (uint64_t)r.arcs != r.arcnbr)
         rc = tg_error_set(err, TG_EPARSE, path, r.arcs_line,
                           "header says %" PRIu64 " arcs, body has %" PRId64,

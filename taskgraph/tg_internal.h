@@ -82,6 +82,14 @@ int tg_lex_u64(const tg_text *t, char **p, uint64_t *v, const char *what,
                tg_error *err);
 int tg_lex_double(const tg_text *t, char **p, double *v, const char *what,
                   tg_error *err);
+/* For a reader that filled g's rows in file order: sort the rows and, if
+ * the adjacency is not symmetric, report the first offending vertex at its
+ * line (vline[v] is the line where vertex v starts), numbering vertices
+ * from `base` and calling weights `weight_word` ("weight", "load"). */
+int tg_text_check_symmetric(const tg_text *t, tg_graph *g, const long *vline,
+                            long long base, const char *weight_word,
+                            tg_error *err);
+
 /* 1 if only blanks remain on the line. */
 int tg_lex_at_end(char *p);
 

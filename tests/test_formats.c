@@ -814,7 +814,7 @@ static const bad_case bad_cases[] = {
     {"count2.graph", "% c\n3 1\n2\n1 3\n2\n", TG_EPARSE, 2,
      "header says 1 edges, body has 2", 0},
     {"asym.graph", "3 2\n2\n1 3\n\n", TG_EPARSE, 3,
-     "vertex 2 lists neighbour 3, but vertex 3 does not list 2", 0},
+     "vertex 2 lists neighbour 3, but vertex 3 (line 4) does not list 2", 0},
     {"asymw.graph", "3 2 001\n2 5\n1 5 3 7\n2 9\n", TG_EPARSE, 3,
      "edge 2-3 has weight 7 here but 9", 0},
     {"self.graph", "2 1\n2\n1 2\n", TG_EPARSE, 3,
