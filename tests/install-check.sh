@@ -15,6 +15,7 @@ make -C "$build" -s install DESTDIR="$stage" >/dev/null 2>"$stage/install.log" \
 root=$stage$prefix
 status=0
 for f in bin/taskgraph lib/libtaskgraph.so lib/pkgconfig/taskgraph.pc \
+         lib/libcommprof.so lib/pkgconfig/commprof.pc include/topomap/commprof.h \
          include/topomap/taskgraph.h share/man/man1/taskgraph.1 \
          share/man/man5/topomap-formats.5; do
   if [ -e "$root/$f" ]; then echo "  installed $f"; else echo "FAIL: missing $f"; status=1; fi

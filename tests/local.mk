@@ -8,8 +8,10 @@ AM_TESTS_ENVIRONMENT = \
 	TOPOMAP_SHARED='$(abs_top_srcdir)/../shared'; \
 	GRAPHCHK='$(GRAPHCHK)'; SCOTCH_GTST='$(SCOTCH_GTST)'; \
 	SCOTCH_GCV='$(SCOTCH_GCV)'; \
+	COMMPROF_LIB='$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
+	PATTERN='$(abs_top_builddir)/tests/mpi/pattern'; \
 	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
-	SCOTCH_GTST SCOTCH_GCV;
+	SCOTCH_GTST SCOTCH_GCV COMMPROF_LIB PATTERN;
 
 check_LTLIBRARIES = tests/libtestutil.la
 tests_libtestutil_la_SOURCES = tests/testutil.c tests/testutil.h

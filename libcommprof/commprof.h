@@ -1,0 +1,26 @@
+/*
+ * commprof.h: libcommprof, topomap's PMPI communication profiler.
+ *
+ * The library has no API of its own to call: it interposes on MPI.  Load
+ * it into an unmodified application with LD_PRELOAD (Open MPI:
+ * `mpirun -x LD_PRELOAD=.../libcommprof.so ./app`) or link it before the
+ * MPI library.  At MPI_Finalize rank 0 writes the profile.
+ *
+ * Controls, read at MPI_Init:
+ *   COMMPROF_OUT     path of the profile (default commprof.json in the
+ *                    working directory)
+ *   COMMPROF_ENABLE  0/off: load but record and write nothing
+ *   COMMPROF_START   off: record nothing until MPI_Pcontrol(1)
+ * MPI_Pcontrol(0) stops recording, (1) starts it, (2) clears what was
+ * recorded so far.
+ *
+ * The profile is JSON, described in topomap-formats(5); these constants
+ * are what its "format" and "version" members hold.
+ */
+#ifndef TOPOMAP_COMMPROF_H
+#define TOPOMAP_COMMPROF_H
+
+#define COMMPROF_FORMAT "topomap-commprof"
+#define COMMPROF_VERSION 1
+
+#endif
