@@ -1,0 +1,151 @@
+/*
+ * gm_internal.h: structures and helpers shared by the modules of
+ * libgreedymap; not installed.
+ */
+#ifndef TOPOMAP_GM_INTERNAL_H
+#define TOPOMAP_GM_INTERNAL_H
+
+#include "greedymap.h"
+#include "tg_internal.h"
+
+#define GM_UNREACHABLE UINT16_MAX
+
+/* ---------------------------------------------------------- string map */
+
+/* Open-addressing hash map from strings to ints; keys are not copied (the
+ * caller keeps them alive). */
+typedef struct gm_strmap {
+    const char **keys;
+    int *vals;
+    size_t cap; /* power of two, 0 when empty */
+    size_t count;
+} gm_strmap;
+
+void gm_strmap_free(gm_strmap *h);
+/* Value of key, or -1. */
+int gm_strmap_get(const gm_strmap *h, const char *key);
+/* Insert key -> val; returns the existing value (>= 0) when the key is
+ * already there (and keeps it), -1 when inserted, TG_ENOMEM (< -1). */
+int gm_strmap_put(gm_strmap *h, const char *key, int val);
+
+/* ------------------------------------------------------------ hostlist */
+
+/* Expand a Slurm hostlist ("n[0-3,7],login[01-02]x") calling fn for each
+ * name in order.  Returns 0, fn's nonzero return, or TG_EPARSE with a
+ * message in why (for the caller to put at its file and line). */
+int gm_hostlist_expand(const char *list,
+                       int (*fn)(void *arg, const char *name), void *arg,
+                       char *why, size_t whysize);
+
+/* ------------------------------------------------------ explicit graphs */
+
+/* A network given as vertices and bidirectional links (fat-tree, graph).
+ * Arc i of the CSR is the directed link with id i. */
+typedef struct gm_xgraph {
+    int nv;
+    char **names;      /* nv names */
+    gm_strmap index;   /* name -> vertex */
+    int nhosts;
+    int *hosts;        /* host vertices in file order */
+    int *host_of;      /* vertex -> host index, or -1 for a switch */
+    int *xadj;         /* nv + 1 */
+    int *adj;          /* arc -> head vertex */
+    int *tail;         /* arc -> tail vertex */
+    unsigned char *up; /* arc goes to a parent (fat-tree) */
+    int updown;        /* 1: fat-tree (routes go up, then down) */
+    const char *source;
+} gm_xgraph;
+
+/* Building: vertices by name (created on first use), links as pairs. */
+typedef struct gm_xbuild {
+    gm_xgraph *x;
+    int cap_v;
+    int64_t nlinks, cap_l;
+    int *la, *lb;          /* link ends; la is the child on fat-trees */
+    int cap_h;
+} gm_xbuild;
+
+int gm_xbuild_init(gm_xbuild *b, const char *source, int updown);
+/* The vertex called name (created when new; *created set when not NULL). */
+int gm_xbuild_vertex(gm_xbuild *b, const char *name, int *created,
+                     tg_error *err);
+/* Mark a vertex as a host (once; later marks are ignored). */
+int gm_xbuild_host(gm_xbuild *b, int v, tg_error *err);
+/* A link a <-> b; on fat-trees a is the child (the up direction a -> b). */
+int gm_xbuild_link(gm_xbuild *b, int a, int v, tg_error *err);
+/* Finish the CSR; on failure everything is freed. */
+int gm_xbuild_finish(gm_xbuild *b, gm_xgraph **out, tg_error *err);
+void gm_xbuild_abort(gm_xbuild *b);
+void gm_xgraph_free(gm_xgraph *x);
+
+int gm_fattree_read(const char *path, gm_xgraph **out, tg_error *err);
+int gm_graph_read(const char *path, gm_xgraph **out, tg_error *err);
+
+/* ------------------------------------------------------------- network */
+
+struct gm_network {
+    gm_net_kind kind;
+    char *spec;
+    int npos;                 /* host positions; 0 on flat */
+    /* torus / mesh */
+    int ndims;
+    int size[GM_MAX_DIMS];
+    int wrap[GM_MAX_DIMS];
+    /* dragonfly */
+    int groups, routers, per_router;
+    /* fat-tree, graph */
+    gm_xgraph *x;
+};
+
+int gm_torus_parse(gm_network *net, const char *dims, int wrap,
+                   tg_error *err);
+int gm_dragonfly_parse(gm_network *net, const char *args, tg_error *err);
+
+/* ------------------------------------------------------------- machine */
+
+struct gm_machine {
+    int n, cap;
+    char **host;
+    int *slots;
+    gm_strmap hosts;
+    gm_network *net;   /* never NULL */
+    int *pos;          /* node -> position (host index on fat-tree/graph) */
+    int *pos_node;     /* position -> node or -1 (npos entries; not flat) */
+    int *coord;        /* torus: n * ndims */
+    int phases;        /* explicit: 1, or 2 on fat-trees */
+    uint16_t *tab;     /* explicit: node -> vertex -> phase distance */
+    int maxdist;
+};
+
+/* The BFS distances of explicit networks, per node (explicit.c). */
+int gm_explicit_tables(gm_machine *m, tg_error *err);
+int gm_explicit_distance(const gm_machine *m, int a, int b);
+/* Route a -> b; loads == NULL: first choice, else the least loaded. */
+int gm_explicit_route(const gm_machine *m, int a, int b, int *links,
+                      int cap, const uint64_t *loads);
+
+/* Torus (net_torus.c).  order: dimension order (NULL = 0, 1, ...). */
+int gm_torus_distance(const gm_machine *m, int a, int b);
+int gm_torus_route(const gm_machine *m, int a, int b, const int *order,
+                   int *links, int cap);
+int gm_torus_link_ends(const gm_network *net, int link, int *from, int *to);
+int gm_torus_links(const gm_network *net);
+int gm_torus_diameter(const gm_network *net);
+
+/* Flat (net_flat.c): hosts are vertices 0 .. n-1, the switch is n. */
+int gm_flat_distance(const gm_machine *m, int a, int b);
+int gm_flat_route(const gm_machine *m, int a, int b, int *links, int cap);
+int gm_flat_link_ends(const gm_machine *m, int link, int *from, int *to);
+
+/* Dragonfly (net_dragonfly.c): hosts 0 .. npos-1, then the routers. */
+int gm_dragonfly_distance(const gm_machine *m, int a, int b);
+int gm_dragonfly_route(const gm_machine *m, int a, int b, int *links,
+                       int cap);
+int gm_dragonfly_link_ends(const gm_network *net, int link, int *from,
+                           int *to);
+int gm_dragonfly_links(const gm_network *net);
+
+/* Placement (placement.c). */
+int gm_place_nodes(gm_machine *m, const char *positions, tg_error *err);
+
+#endif

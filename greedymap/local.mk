@@ -1,0 +1,29 @@
+# libgreedymap: the machine model (nodes, networks, distances, routes,
+# shells), link loads, mapping files and metrics.
+lib_LTLIBRARIES += greedymap/libgreedymap.la
+topomapinclude_HEADERS += greedymap/greedymap.h
+pkgconfig_DATA += greedymap/greedymap.pc
+
+greedymap_libgreedymap_la_SOURCES = \
+	greedymap/greedymap.h greedymap/gm_internal.h \
+	greedymap/strmap.c greedymap/hostlist.c greedymap/machine.c \
+	greedymap/network.c greedymap/placement.c greedymap/route.c \
+	greedymap/net_flat.c greedymap/net_torus.c greedymap/net_dragonfly.c \
+	greedymap/xgraph.c greedymap/net_fattree.c greedymap/net_graph.c \
+	greedymap/explicit.c greedymap/shells.c greedymap/loads.c \
+	greedymap/mapping.c greedymap/metrics.c
+greedymap_libgreedymap_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+greedymap_libgreedymap_la_LIBADD = taskgraph/libtaskgraph.la -lm
+greedymap_libgreedymap_la_LDFLAGS = -version-info 0:0:0
+EXTRA_DIST += greedymap/greedymap.pc.in greedymap/README.md
+
+check_PROGRAMS += tests/test_machine tests/test_metrics
+tests_test_machine_SOURCES = tests/test_machine.c
+tests_test_machine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+tests_test_machine_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_machine_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
+tests_test_metrics_SOURCES = tests/test_metrics.c
+tests_test_metrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+tests_test_metrics_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_metrics_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
+TESTS += tests/test_machine tests/test_metrics

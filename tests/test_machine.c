@@ -1,0 +1,699 @@
+/* test_machine.c: the machine model of libgreedymap: nodes and hostfiles,
+ * network specs, placement and positions files, distances, routes, link
+ * ids and shells, on every network kind. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greedymap.h"
+#include "testutil.h"
+
+/* ------------------------------------------------------------- helpers */
+
+static gm_machine *uniform_on(int nodes, int slots, const char *spec)
+{
+    gm_machine *m;
+    tg_error err;
+    ck_assert_int_eq(gm_machine_uniform(nodes, slots, &m, &err), 0);
+    int rc = gm_machine_set_network_spec(m, spec, NULL, &err);
+    ck_assert_msg(rc == 0, "%s: %s", spec, err.text);
+    return m;
+}
+
+static gm_machine *named(const char *const *hosts, int n)
+{
+    gm_machine *m = gm_machine_new();
+    tg_error err;
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(gm_machine_add_node(m, hosts[i], 1, &err), i);
+    return m;
+}
+
+/* Every route has length == distance, starts at a, ends at b, and its
+ * links chain; the route is written only up to cap. */
+static void check_routes(const gm_machine *m)
+{
+    int n = gm_machine_nodes(m), cap = gm_max_distance(m) + 1;
+    int *links = malloc((size_t)cap * sizeof *links);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            int len = gm_route(m, a, b, links, cap);
+            ck_assert_int_eq(len, gm_distance(m, a, b));
+            ck_assert_int_le(len, gm_max_distance(m));
+            int at = gm_node_vertex(m, a);
+            for (int i = 0; i < len; i++) {
+                int from, to;
+                ck_assert_int_eq(gm_link_ends(m, links[i], &from, &to), 0);
+                ck_assert_int_lt(links[i], gm_link_count(m));
+                ck_assert_int_eq(from, at);
+                at = to;
+            }
+            ck_assert_int_eq(at, gm_node_vertex(m, b));
+        }
+    free(links);
+}
+
+/* Shells from every node: itself first at 0, nondecreasing distances that
+ * match gm_distance (when wrap), every node exactly once. */
+static void check_shells(const gm_machine *m, int wrap)
+{
+    int n = gm_machine_nodes(m);
+    gm_shells *s;
+    tg_error err;
+    ck_assert_int_eq(gm_shells_new(m, &s, &err), 0);
+    char *seen = malloc((size_t)n);
+    for (int a = 0; a < n; a++) {
+        memset(seen, 0, (size_t)n);
+        gm_shells_start(s, a, wrap);
+        int node, d, last = 0, count = 0;
+        while ((node = gm_shells_next(s, &d)) >= 0) {
+            if (count == 0) {
+                ck_assert_int_eq(node, a);
+                ck_assert_int_eq(d, 0);
+            }
+            ck_assert_int_ge(d, last);
+            if (wrap)
+                ck_assert_int_eq(d, gm_distance(m, a, node));
+            ck_assert_int_eq(seen[node], 0);
+            seen[node] = 1;
+            last = d;
+            count++;
+        }
+        ck_assert_int_eq(count, n);
+    }
+    free(seen);
+    gm_shells_free(s);
+}
+
+/* Distance between the nodes at two torus coordinates. */
+static int tdist(const gm_machine *m, const int *sizes, int nd, const int *a,
+                 const int *b)
+{
+    int pa = 0, pb = 0;
+    for (int k = 0; k < nd; k++) {
+        pa = pa * sizes[k] + a[k];
+        pb = pb * sizes[k] + b[k];
+    }
+    return gm_distance(m, pa, pb);
+}
+
+/* --------------------------------------------------------------- nodes */
+
+START_TEST(uniform_and_hostfile)
+{
+    gm_machine *m;
+    tg_error err;
+    ck_assert_int_eq(gm_machine_uniform(3, 4, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_nodes(m), 3);
+    ck_assert_str_eq(gm_machine_hostname(m, 2), "node2");
+    ck_assert_int_eq(gm_machine_slots(m, 1), 4);
+    ck_assert_int_eq(gm_machine_total_slots(m), 12);
+    ck_assert_int_eq(gm_machine_find(m, "node1"), 1);
+    ck_assert_int_eq(gm_machine_find(m, "node9"), -1);
+    ck_assert_int_eq(gm_network_kind(gm_machine_network(m)), GM_NET_FLAT);
+    ck_assert_int_eq(gm_machine_add_node(m, "node1", 1, &err), TG_EINVAL);
+    ck_assert_int_eq(gm_machine_add_node(m, "x", 0, &err), TG_EINVAL);
+    gm_machine_free(m);
+    ck_assert_int_eq(gm_machine_uniform(0, 4, &m, &err), TG_EINVAL);
+
+    const char *hf = tu_write("hosts", "# cluster\nhostA slots=4\n\nhostB\n"
+                                       "hostA slots=2 max_slots=8 # more\n");
+    ck_assert_int_eq(gm_machine_read_hostfile(hf, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_nodes(m), 2);
+    ck_assert_str_eq(gm_machine_hostname(m, 0), "hostA");
+    ck_assert_int_eq(gm_machine_slots(m, 0), 6);
+    ck_assert_int_eq(gm_machine_slots(m, 1), 1);
+    gm_machine_free(m);
+
+    hf = tu_write("bad1", "a slots=2\nb slots=x\n");
+    ck_assert_int_eq(gm_machine_read_hostfile(hf, &m, &err), TG_EPARSE);
+    ck_assert_int_eq(err.line, 2);
+    ck_assert_str_eq(err.text, "bad slot count 'x'");
+    hf = tu_write("bad2", "a\n\nb cpus=3\n");
+    ck_assert_int_eq(gm_machine_read_hostfile(hf, &m, &err), TG_EPARSE);
+    ck_assert_int_eq(err.line, 3);
+    ck_assert_str_eq(err.text, "expected slots=N, got 'cpus=3'");
+    hf = tu_write("bad3", "a slots=0\n");
+    ck_assert_int_eq(gm_machine_read_hostfile(hf, &m, &err), TG_EPARSE);
+    ck_assert_int_eq(err.line, 1);
+    hf = tu_write("bad4", "# nothing\n");
+    ck_assert_int_eq(gm_machine_read_hostfile(hf, &m, &err), TG_EPARSE);
+    ck_assert_str_eq(err.text, "no hosts");
+}
+END_TEST
+
+START_TEST(network_spec_errors)
+{
+    gm_network *net;
+    tg_error err;
+    const char *bad[] = {"torus:4xq", "torus:", "mesh:0x4", "torus:4x",
+                         "cube:3", "dragonfly:1,2", "dragonfly:2,2,0",
+                         "torus:2x2x2x2x2x2x2x2x2", "fattree:", "flat:3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(gm_network_parse(bad[i], &net, &err) < 0, "%s",
+                      bad[i]);
+    ck_assert_int_eq(gm_network_parse("graph:/nonexistent/g", &net, &err),
+                     TG_EIO);
+    ck_assert_str_eq(err.source, "/nonexistent/g");
+
+    ck_assert_int_eq(gm_network_parse("torus:8x8x4m", &net, &err), 0);
+    int sizes[GM_MAX_DIMS], wrap[GM_MAX_DIMS];
+    ck_assert_int_eq(gm_network_shape(net, sizes, wrap), 3);
+    ck_assert_int_eq(sizes[2], 4);
+    ck_assert_int_eq(wrap[0], 1);
+    ck_assert_int_eq(wrap[2], 0);
+    ck_assert_int_eq(gm_network_positions(net), 256);
+    gm_network_free(net);
+    ck_assert_int_eq(gm_network_parse("mesh:3x5t", &net, &err), 0);
+    ck_assert_int_eq(gm_network_shape(net, sizes, wrap), 2);
+    ck_assert_int_eq(wrap[0], 0);
+    ck_assert_int_eq(wrap[1], 1);
+    gm_network_free(net);
+}
+END_TEST
+
+/* ------------------------------------------------------------ tori */
+
+START_TEST(torus_distances_1d_to_5d)
+{
+    /* 1-D ring vs line of 5. */
+    gm_machine *t = uniform_on(5, 1, "torus:5"), *l = uniform_on(5, 1,
+                                                               "mesh:5");
+    ck_assert_int_eq(gm_distance(t, 0, 4), 1);
+    ck_assert_int_eq(gm_distance(l, 0, 4), 4);
+    ck_assert_int_eq(gm_distance(t, 0, 3), 2);
+    ck_assert_int_eq(gm_distance(l, 0, 3), 3);
+    ck_assert_int_eq(gm_distance(t, 2, 2), 0);
+    gm_machine_free(t);
+    gm_machine_free(l);
+
+    /* 2-D: node 10 of torus:4x4 is (2,2). */
+    t = uniform_on(16, 1, "torus:4x4");
+    l = uniform_on(16, 1, "mesh:4x4");
+    ck_assert_int_eq(gm_distance(t, 0, 10), 4);
+    ck_assert_int_eq(gm_distance(l, 0, 10), 4);
+    ck_assert_int_eq(gm_distance(t, 0, 15), 2);
+    ck_assert_int_eq(gm_distance(l, 0, 15), 6);
+    ck_assert_int_eq(gm_machine_coords(t, 10)[0], 2);
+    ck_assert_int_eq(gm_machine_coords(t, 7)[0], 1);
+    ck_assert_int_eq(gm_machine_coords(t, 7)[1], 3);
+    gm_machine_free(t);
+    gm_machine_free(l);
+
+    /* Per-dimension wrap: (0,0) to (3,3) = 1 (ring) + 3 (line). */
+    t = uniform_on(16, 1, "torus:4x4m");
+    ck_assert_int_eq(gm_distance(t, 0, 15), 4);
+    gm_machine_free(t);
+
+    /* 3-D: (0,0,0) to (3,2,1) = node 57. */
+    t = uniform_on(64, 1, "torus:4x4x4");
+    l = uniform_on(64, 1, "mesh:4x4x4");
+    ck_assert_int_eq(gm_distance(t, 0, 57), 1 + 2 + 1);
+    ck_assert_int_eq(gm_distance(l, 0, 57), 3 + 2 + 1);
+    ck_assert_int_eq(gm_distance(t, 57, 0), 4);
+    gm_machine_free(t);
+    gm_machine_free(l);
+
+    /* 4-D: (0,0,0,0) to (2,2,2,2) = node 80 of 3x3x3x3. */
+    t = uniform_on(81, 1, "torus:3x3x3x3");
+    l = uniform_on(81, 1, "mesh:3x3x3x3");
+    ck_assert_int_eq(gm_distance(t, 0, 80), 4);
+    ck_assert_int_eq(gm_distance(l, 0, 80), 8);
+    gm_machine_free(t);
+    gm_machine_free(l);
+
+    /* 5-D 2x3x4x5x6: (0,..,0) to (1,2,3,4,5) = node 719. */
+    const int sz[] = {2, 3, 4, 5, 6}, o[] = {0, 0, 0, 0, 0},
+              f[] = {1, 2, 3, 4, 5}, g[] = {1, 1, 2, 2, 3};
+    t = uniform_on(720, 1, "torus:2x3x4x5x6");
+    l = uniform_on(720, 1, "mesh:2x3x4x5x6");
+    ck_assert_int_eq(gm_distance(t, 0, 719), 5);
+    ck_assert_int_eq(gm_distance(l, 0, 719), 15);
+    ck_assert_int_eq(tdist(t, sz, 5, o, g), 1 + 1 + 2 + 2 + 3);
+    ck_assert_int_eq(tdist(l, sz, 5, f, g), 0 + 1 + 1 + 2 + 2);
+    ck_assert_int_eq(tdist(t, sz, 5, f, g), 0 + 1 + 1 + 2 + 2);
+    ck_assert_int_eq(gm_max_distance(t), 1 + 1 + 2 + 2 + 3);
+    ck_assert_int_eq(gm_max_distance(l), 1 + 2 + 3 + 4 + 5);
+    gm_machine_free(t);
+    gm_machine_free(l);
+}
+END_TEST
+
+START_TEST(torus_routes_dimension_order)
+{
+    gm_machine *m = uniform_on(16, 1, "torus:4x4");
+    int links[16];
+    /* (0,0) -> (2,2): even ring tie goes +: (0,0)->(1,0)->(2,0) along dim
+     * 0, then (2,0)->(2,1)->(2,2); id = (v*2 + k)*2 + dir. */
+    ck_assert_int_eq(gm_route(m, 0, 10, links, 16), 4);
+    const int want[] = {(0 * 2 + 0) * 2, (4 * 2 + 0) * 2, (8 * 2 + 1) * 2,
+                        (9 * 2 + 1) * 2};
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(links[i], want[i]);
+    /* (0,0) -> (3,3): wraps the - way in both dimensions. */
+    ck_assert_int_eq(gm_route(m, 0, 15, links, 16), 2);
+    ck_assert_int_eq(links[0], (0 * 2 + 0) * 2 + 1);
+    ck_assert_int_eq(links[1], (12 * 2 + 1) * 2 + 1);
+    char name[64];
+    ck_assert_str_eq(gm_link_name(m, links[0], name, sizeof name),
+                     "node0->node12");
+    /* cap limits what is written, not the length. */
+    links[0] = -7;
+    ck_assert_int_eq(gm_route(m, 0, 10, links, 0), 4);
+    ck_assert_int_eq(links[0], -7);
+    check_routes(m);
+    gm_machine_free(m);
+
+    const char *specs[] = {"mesh:4x3", "torus:5", "torus:2x2", "mesh:3x3x2",
+                           "torus:3x2x2x2", "torus:4x3m"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        gm_network *net;
+        tg_error err;
+        ck_assert_int_eq(gm_network_parse(specs[i], &net, &err), 0);
+        int n = gm_network_positions(net);
+        gm_network_free(net);
+        m = uniform_on(n, 2, specs[i]);
+        check_routes(m);
+        gm_machine_free(m);
+    }
+    /* A mesh has no link off its border. */
+    m = uniform_on(4, 1, "mesh:4");
+    int from, to;
+    ck_assert_int_eq(gm_link_ends(m, (3 * 1 + 0) * 2 + 0, &from, &to),
+                     TG_EINVAL);
+    ck_assert_int_eq(gm_link_ends(m, (3 * 1 + 0) * 2 + 1, &from, &to), 0);
+    ck_assert_int_eq(from, 3);
+    ck_assert_int_eq(to, 2);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(torus_shells)
+{
+    const char *specs[] = {"torus:4x4", "mesh:4x4", "torus:5x3", "torus:2",
+                           "mesh:3x2x4", "torus:3x4x2x2x3", "torus:6x5m"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        gm_network *net;
+        tg_error err;
+        ck_assert_int_eq(gm_network_parse(specs[i], &net, &err), 0);
+        int n = gm_network_positions(net);
+        gm_network_free(net);
+        gm_machine *m = uniform_on(n, 1, specs[i]);
+        check_shells(m, 1);
+        check_shells(m, 0);
+        gm_machine_free(m);
+    }
+    /* Exact first shells of torus:4x4 from (0,0): 1 node at 0, 4 at 1,
+     * 6 at 2, 4 at 3, 1 at 4. */
+    gm_machine *m = uniform_on(16, 1, "torus:4x4");
+    gm_shells *s;
+    tg_error err;
+    ck_assert_int_eq(gm_shells_new(m, &s, &err), 0);
+    gm_shells_start(s, 0, 1);
+    int count[5] = {0}, d;
+    while (gm_shells_next(s, &d) >= 0)
+        count[d]++;
+    const int want[5] = {1, 4, 6, 4, 1};
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(count[i], want[i]);
+    /* Without wrap from (0,0): the mesh shells 1, 2, 3, 4, 3, 2, 1. */
+    gm_shells_start(s, 0, 0);
+    int mc[7] = {0};
+    while (gm_shells_next(s, &d) >= 0)
+        mc[d]++;
+    const int mw[7] = {1, 2, 3, 4, 3, 2, 1};
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(mc[i], mw[i]);
+    gm_shells_free(s);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(torus_positions_file)
+{
+    const char *hosts[] = {"h0", "h1", "h2"};
+    gm_machine *m = named(hosts, 3);
+    tg_error err;
+    const char *pf = tu_write("pos", "# allocation\nother 2 2\nh0 0 0\n"
+                                     "h1 3 3\nh2 1 2\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:4x4", pf, &err),
+                     0);
+    ck_assert_int_eq(gm_machine_position(m, 1), 15);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 2);
+    ck_assert_int_eq(gm_distance(m, 0, 2), 3);
+    ck_assert_int_eq(gm_distance(m, 1, 2), 3);
+    check_routes(m);
+    check_shells(m, 1);
+
+    pf = tu_write("pos2", "h0 0 0\nh1 0 0\nh2 1 1\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:4x4", pf, &err),
+                     TG_EPARSE);
+    ck_assert_int_eq(err.line, 2);
+    ck_assert_str_eq(err.text, "host h1 is on the position of host h0");
+    /* A failed placement leaves the machine on flat. */
+    ck_assert_int_eq(gm_network_kind(gm_machine_network(m)), GM_NET_FLAT);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 2);
+
+    pf = tu_write("pos3", "h0 0 0\nh1 4 0\nh2 1 1\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:4x4", pf, &err),
+                     TG_EPARSE);
+    ck_assert_int_eq(err.line, 2);
+    ck_assert_str_eq(err.text, "coordinate 0 is 4, outside 0..3");
+    pf = tu_write("pos4", "h0 0 0\nh1 1 0\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:4x4", pf, &err),
+                     TG_EPARSE);
+    ck_assert_int_eq(err.line, 0);
+    ck_assert_str_eq(err.text, "host h2 has no position");
+    pf = tu_write("pos5", "h0 0 0\nh1 1 0\nh2 2 0\nh0 3 0\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:4x4", pf, &err),
+                     TG_EPARSE);
+    ck_assert_int_eq(err.line, 4);
+    ck_assert_str_eq(err.text, "host h0 listed twice (first on line 1)");
+    pf = tu_write("pos6", "h0 0\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:4x4", pf, &err),
+                     TG_EPARSE);
+    ck_assert_str_eq(err.text, "expected 2 coordinates");
+    gm_machine_free(m);
+
+    /* More nodes than positions. */
+    gm_machine *big;
+    ck_assert_int_eq(gm_machine_uniform(17, 1, &big, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network_spec(big, "torus:4x4", NULL,
+                                                 &err),
+                     TG_EINVAL);
+    ck_assert_str_eq(err.text, "the machine has 17 nodes, network "
+                               "'torus:4x4' has 16 positions");
+    gm_machine_free(big);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- flat */
+
+START_TEST(flat_network)
+{
+    gm_machine *m;
+    tg_error err;
+    ck_assert_int_eq(gm_machine_uniform(4, 2, &m, &err), 0);
+    ck_assert_int_eq(gm_distance(m, 1, 1), 0);
+    ck_assert_int_eq(gm_distance(m, 0, 3), 2);
+    ck_assert_int_eq(gm_max_distance(m), 2);
+    int links[2];
+    ck_assert_int_eq(gm_route(m, 0, 3, links, 2), 2);
+    ck_assert_int_eq(links[0], 0);
+    ck_assert_int_eq(links[1], 7);
+    char name[64];
+    ck_assert_str_eq(gm_link_name(m, 7, name, sizeof name), "switch->node3");
+    ck_assert_int_eq(gm_link_count(m), 8);
+    check_routes(m);
+    check_shells(m, 1);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "flat", "/x", &err),
+                     TG_EINVAL);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "flat", NULL, &err), 0);
+    gm_machine_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------------ fat-tree */
+
+static const char *two_leaves =
+    "# two leaf switches and a spine\n"
+    "SwitchName=leaf0 Nodes=n[0-3]\n"
+    "SwitchName=leaf1 Nodes=n[4-7] LinkSpeed=100\n"
+    "\n"
+    "SwitchName=spine Switches=leaf[0-1]  # the top\n";
+
+START_TEST(fattree_distances)
+{
+    const char *conf = tu_write("topology.conf", two_leaves);
+    char spec[700];
+    snprintf(spec, sizeof spec, "fattree:%s", conf);
+    /* node0..7 match no topology name: placed in file order. */
+    gm_machine *m = uniform_on(8, 4, spec);
+    ck_assert_int_eq(gm_distance(m, 0, 0), 0);
+    ck_assert_int_eq(gm_distance(m, 0, 3), 2);
+    ck_assert_int_eq(gm_distance(m, 0, 5), 4);
+    ck_assert_int_eq(gm_distance(m, 7, 4), 2);
+    ck_assert_int_eq(gm_max_distance(m), 4);
+    ck_assert_int_eq(gm_vertex_count(m), 11);
+    check_routes(m);
+    check_shells(m, 1);
+    int links[8];
+    ck_assert_int_eq(gm_route(m, 1, 6, links, 8), 4);
+    const char *hops[] = {"node1->leaf0", "leaf0->spine", "spine->leaf1",
+                          "leaf1->node6"};
+    char name[64];
+    for (int i = 0; i < 4; i++)
+        ck_assert_str_eq(gm_link_name(m, links[i], name, sizeof name),
+                         hops[i]);
+    gm_machine_free(m);
+
+    /* By name, in any order; a subset of the hosts. */
+    const char *hosts[] = {"n5", "n0", "n1"};
+    m = named(hosts, 3);
+    tg_error err;
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err), 0);
+    ck_assert_int_eq(gm_distance(m, 1, 2), 2);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 4);
+    check_shells(m, 1);
+    gm_machine_free(m);
+
+    /* Some names match, one does not. */
+    const char *mixed[] = {"n0", "foo"};
+    m = named(mixed, 2);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err),
+                     TG_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.text, "node foo is not a host"));
+    ck_assert_str_eq(err.source, conf);
+    /* A positions file maps foo explicitly. */
+    const char *pf = tu_write("ftpos", "foo n7\nn0 n0\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, pf, &err), 0);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 4);
+    pf = tu_write("ftpos2", "foo leaf0\nn0 n0\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, pf, &err),
+                     TG_EPARSE);
+    ck_assert_int_eq(err.line, 1);
+    ck_assert_ptr_nonnull(strstr(err.text, "'leaf0' is not a host"));
+    gm_machine_free(m);
+
+    /* Nine nodes on eight hosts. */
+    gm_machine *big;
+    ck_assert_int_eq(gm_machine_uniform(9, 1, &big, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network_spec(big, spec, NULL, &err),
+                     TG_EINVAL);
+    ck_assert_str_eq(err.text, "the machine has 9 nodes, the topology 8 "
+                               "hosts");
+    gm_machine_free(big);
+}
+END_TEST
+
+START_TEST(fattree_three_levels_and_hostlists)
+{
+    const char *conf = tu_write("t3.conf",
+                                "SwitchName=e0 Nodes=a[00-01]\n"
+                                "SwitchName=e1 Nodes=a[02-03]\n"
+                                "SwitchName=e2 Nodes=a04,a05\n"
+                                "SwitchName=top Switches=m[0-1]\n"
+                                "SwitchName=m0 Switches=e[0-1]\n"
+                                "SwitchName=m1 Switches=e2\n");
+    char spec[700];
+    snprintf(spec, sizeof spec, "fattree:%s", conf);
+    const char *hosts[] = {"a00", "a01", "a02", "a03", "a04", "a05"};
+    gm_machine *m = named(hosts, 6);
+    tg_error err;
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err), 0);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 2);
+    ck_assert_int_eq(gm_distance(m, 0, 2), 4);
+    ck_assert_int_eq(gm_distance(m, 0, 4), 6);
+    ck_assert_int_eq(gm_distance(m, 5, 3), 6);
+    check_routes(m);
+    check_shells(m, 1);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(fattree_parse_errors)
+{
+    gm_network *net;
+    tg_error err;
+    struct {
+        const char *text;
+        long line;
+        const char *msg;
+    } cases[] = {
+        {"SwitchName=s0 Nodes=n[3-1]\n", 1, "bad range in hostlist 'n[3-1]'"},
+        {"SwitchName=s0 Nodes=n0\nSwitchName=s1 Switches=s0,s9\n", 2,
+         "switch 's9' is never defined"},
+        {"# c\nNodes=n1\n", 2, "a line needs SwitchName="},
+        {"SwitchName=s0 Nodes=n0\nSwitchName=s0 Nodes=n1\n", 2,
+         "switch 's0' defined twice (first on line 1)"},
+        {"SwitchName=s0 Nodes=n0\nSwitchName=s1 Switches=n0\n", 2,
+         "'n0' is a node, not a switch"},
+        {"SwitchName=s0 Nodes=n0 Speed=3\n", 1, "unknown or repeated key "
+                                               "'Speed'"},
+        {"SwitchName=s0 Nodes=n[0-1\n", 1, "bad hostlist 'n[0-1'"},
+        {"SwitchName=s0 Switches=s1\nSwitchName=s1\n", 0,
+         "no nodes in the topology"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = tu_write("bad.conf", cases[i].text);
+        char spec[700];
+        snprintf(spec, sizeof spec, "fattree:%s", path);
+        ck_assert_int_eq(gm_network_parse(spec, &net, &err), TG_EPARSE);
+        ck_assert_str_eq(err.source, path);
+        ck_assert_int_eq(err.line, cases[i].line);
+        ck_assert_str_eq(err.text, cases[i].msg);
+    }
+}
+END_TEST
+
+/* ----------------------------------------------------------- dragonfly */
+
+START_TEST(dragonfly_distances)
+{
+    /* 3 groups x 2 routers x 2 nodes.  Global links: group 0 reaches 1
+     * on router 0 and 2 on router 1; group 1 reaches 0 on router 0, 2 on
+     * router 1; group 2 reaches 0 on router 0, 1 on router 1. */
+    gm_machine *m = uniform_on(12, 1, "dragonfly:3,2,2");
+    ck_assert_int_eq(gm_distance(m, 0, 1), 2);  /* one router */
+    ck_assert_int_eq(gm_distance(m, 0, 2), 3);  /* one group */
+    ck_assert_int_eq(gm_distance(m, 0, 4), 3);  /* gateways at both ends */
+    ck_assert_int_eq(gm_distance(m, 0, 6), 4);  /* local hop at the end */
+    ck_assert_int_eq(gm_distance(m, 0, 8), 4);  /* local hop at the start */
+    ck_assert_int_eq(gm_distance(m, 2, 10), 4);
+    ck_assert_int_eq(gm_distance(m, 0, 10), 5); /* local, global, local */
+    ck_assert_int_eq(gm_vertex_count(m), 18);
+    check_routes(m);
+    check_shells(m, 1);
+    int links[8];
+    ck_assert_int_eq(gm_route(m, 0, 10, links, 8), 5);
+    const char *hops[] = {"node0->g0r0", "g0r0->g0r1", "g0r1->g2r0",
+                          "g2r0->g2r1", "g2r1->node10"};
+    char name[64];
+    for (int i = 0; i < 5; i++)
+        ck_assert_str_eq(gm_link_name(m, links[i], name, sizeof name),
+                         hops[i]);
+    gm_machine_free(m);
+
+    /* Positions "host g r i". */
+    const char *hosts[] = {"x", "y"};
+    m = named(hosts, 2);
+    tg_error err;
+    const char *pf = tu_write("dfpos", "x 0 0 1\ny 2 1 0\n");
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "dragonfly:3,2,2", pf,
+                                                 &err),
+                     0);
+    ck_assert_int_eq(gm_machine_position(m, 0), 1);
+    ck_assert_int_eq(gm_machine_position(m, 1), 10);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 5);
+    gm_machine_free(m);
+}
+END_TEST
+
+/* --------------------------------------------------------------- graph */
+
+START_TEST(graph_network)
+{
+    const char *path = tu_write("net.txt", "# hosts a..d, switches s1..s3\n"
+                                           "nodes a b\n"
+                                           "a s1\nb s1\ns1 s2\ns2 c\n"
+                                           "s2 s3\ns3 d\nc d\n"
+                                           "nodes c d\n");
+    char spec[700];
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    const char *hosts[] = {"d", "c", "b", "a"};
+    gm_machine *m = named(hosts, 4);
+    tg_error err;
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err), 0);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 1);
+    ck_assert_int_eq(gm_distance(m, 2, 3), 2);
+    ck_assert_int_eq(gm_distance(m, 3, 1), 3);
+    ck_assert_int_eq(gm_distance(m, 3, 0), 4);
+    ck_assert_int_eq(gm_max_distance(m), 4);
+    check_routes(m);
+    check_shells(m, 1);
+    gm_machine_free(m);
+
+    /* Unreachable hosts. */
+    path = tu_write("net2.txt", "nodes a b\na s\n");
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    ck_assert_int_eq(gm_machine_uniform(2, 1, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err),
+                     TG_EINVAL);
+    ck_assert_str_eq(err.text, "node node0 cannot reach node node1");
+    gm_machine_free(m);
+
+    gm_network *net;
+    path = tu_write("net3.txt", "nodes a\na b c\n");
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    ck_assert_int_eq(gm_network_parse(spec, &net, &err), TG_EPARSE);
+    ck_assert_int_eq(err.line, 2);
+    path = tu_write("net4.txt", "a b\n");
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    ck_assert_int_eq(gm_network_parse(spec, &net, &err), TG_EPARSE);
+    ck_assert_str_eq(err.text, "no hosts: declare them with 'nodes NAME...'");
+    path = tu_write("net5.txt", "nodes a\na a\n");
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    ck_assert_int_eq(gm_network_parse(spec, &net, &err), TG_EPARSE);
+    ck_assert_str_eq(err.text, "a link from 'a' to itself");
+}
+END_TEST
+
+/* ------------------------------------------------- multi-parent fat-tree */
+
+START_TEST(fattree_multiple_parents)
+{
+    /* Two spines over two leaves: two up/down routes between leaves. */
+    const char *conf = tu_write("mp.conf", "SwitchName=l0 Nodes=n[0-1]\n"
+                                           "SwitchName=l1 Nodes=n[2-3]\n"
+                                           "SwitchName=s0 Switches=l[0-1]\n"
+                                           "SwitchName=s1 Switches=l[0-1]\n");
+    char spec[700];
+    snprintf(spec, sizeof spec, "fattree:%s", conf);
+    gm_machine *m = uniform_on(4, 1, spec);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 2);
+    ck_assert_int_eq(gm_distance(m, 0, 2), 4);
+    check_routes(m);
+    /* The fixed route takes the first spine; least-loaded the free one. */
+    gm_loads *l;
+    tg_error err;
+    ck_assert_int_eq(gm_loads_new(m, &l, &err), 0);
+    ck_assert_uint_eq(gm_loads_add(l, 0, 2, 10, GM_ROUTE_LEAST_LOADED), 10);
+    ck_assert_uint_eq(gm_loads_add(l, 1, 3, 10, GM_ROUTE_LEAST_LOADED), 10);
+    ck_assert_uint_eq(gm_loads_max(l, NULL), 10);
+    gm_loads_reset(l);
+    ck_assert_uint_eq(gm_loads_add(l, 0, 2, 10, GM_ROUTE_FIXED), 10);
+    ck_assert_uint_eq(gm_loads_add(l, 1, 3, 10, GM_ROUTE_FIXED), 20);
+    int at;
+    ck_assert_uint_eq(gm_loads_max(l, &at), 20);
+    char name[64];
+    ck_assert_str_eq(gm_link_name(m, at, name, sizeof name), "l0->s0");
+    gm_loads_free(l);
+    gm_machine_free(m);
+}
+END_TEST
+
+static Suite *machine_suite(void)
+{
+    Suite *s = suite_create("machine");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, uniform_and_hostfile);
+    tcase_add_test(tc, network_spec_errors);
+    tcase_add_test(tc, torus_distances_1d_to_5d);
+    tcase_add_test(tc, torus_routes_dimension_order);
+    tcase_add_test(tc, torus_shells);
+    tcase_add_test(tc, torus_positions_file);
+    tcase_add_test(tc, flat_network);
+    tcase_add_test(tc, fattree_distances);
+    tcase_add_test(tc, fattree_three_levels_and_hostlists);
+    tcase_add_test(tc, fattree_parse_errors);
+    tcase_add_test(tc, dragonfly_distances);
+    tcase_add_test(tc, graph_network);
+    tcase_add_test(tc, fattree_multiple_parents);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_main(machine_suite);
+}
