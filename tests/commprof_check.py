@@ -43,7 +43,8 @@ def check_pattern(prof):
         # p2p: 3 Sendrecv, Isend, Irecv, Waitall, Send_init, Recv_init,
         # 5 Startall, 5 Waitall, Send, Recv; rma: fence, Put, fence.
         expect(f"rank {r} calls", calls,
-               {"p2p": 20, "alltoall": 1, "allreduce": 1, "bcast": 1, "rma": 3})
+               {"p2p": 20, "alltoall": 1, "alltoallv": 1, "allreduce": 1, "bcast": 1,
+                "rma": 3})
     comms = {tuple(c["members"]): c for c in prof["communicators"]}
     expect("communicators", sorted(comms), [(0, 1, 2, 3), (0, 2), (1, 3)])
     for half in [(0, 2), (1, 3)]:
@@ -56,6 +57,8 @@ def check_pattern(prof):
     want = []
     for m in range(4):
         want.append((m, "allreduce", 1, 64, ()))
+        # Alltoallv: i+1 ints to member i, 4 x (1+2+3+4) = 40 bytes in all.
+        want.append((m, "alltoallv", 1, 40, ((0, 4), (1, 8), (2, 12), (3, 16))))
         want.append((m, "bcast", 1, 100 if m == 1 else 0,
                      ((0, 100), (2, 100), (3, 100)) if m == 1 else ()))
     expect("world collectives", got, sorted(want))
@@ -68,7 +71,7 @@ def check_late(prof):
         expect(f"rank {r} sent", rk["sent"], [])
         expect(f"rank {r} rma", rows(rk["rma"]), {(r + 1) % n: (20, 1)})
         expect(f"rank {r} types", sorted(rk["types"]),
-               ["allreduce", "alltoall", "bcast", "rma"])
+               ["allreduce", "alltoall", "alltoallv", "bcast", "rma"])
 
 
 def check_monitoring(prof, folder):

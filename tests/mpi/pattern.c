@@ -10,13 +10,15 @@
  *   4. a derived type (2 x contiguous(3 ints) = 24 B) Send to r+1
  *   5. Pcontrol(0): 1 MiB Send to r+1 that must not be recorded; Pcontrol(1)
  *   6. Comm_split into even and odd ranks: Alltoall of 4 ints per peer
- *   7. Allreduce of 8 doubles on MPI_COMM_WORLD
+ *   7. Allreduce of 8 doubles on MPI_COMM_WORLD, then an Alltoallv
+ *      sending i+1 ints to rank i
  *   8. Bcast of 100 bytes from rank 1 of the world
  *   9. Put of 5 ints into the window of rank r+1 between two fences
  *
- * With --plain, steps 3 and 5 are left out: Open MPI's pml monitoring
- * (the independent reference) does not see persistent sends and knows
- * nothing of MPI_Pcontrol.
+ * With --plain, steps 3 and 5 and the Alltoallv are left out: Open MPI's
+ * pml monitoring (the independent reference) does not see persistent
+ * sends, knows nothing of MPI_Pcontrol, and counts the messages inside
+ * its Alltoallv as user point-to-point traffic.
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -86,6 +88,25 @@ int main(int argc, char **argv)
 
     double x[8] = {0}, y[8];
     MPI_Allreduce(x, y, 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if (!plain) {
+        int *cnt = calloc((size_t)n, sizeof *cnt), *dsp = calloc((size_t)n, sizeof *dsp);
+        int *rc_ = calloc((size_t)n, sizeof *rc_), *rd = calloc((size_t)n, sizeof *rd);
+        int *sv = calloc((size_t)(n * (n + 1) / 2), sizeof *sv);
+        int *rv = calloc((size_t)n * (size_t)(r + 1), sizeof *rv);
+        for (int i = 0; i < n; i++) {
+            cnt[i] = i + 1;
+            dsp[i] = i ? dsp[i - 1] + cnt[i - 1] : 0;
+            rc_[i] = r + 1;
+            rd[i] = i * (r + 1);
+        }
+        MPI_Alltoallv(sv, cnt, dsp, MPI_INT, rv, rc_, rd, MPI_INT, MPI_COMM_WORLD);
+        free(cnt);
+        free(dsp);
+        free(rc_);
+        free(rd);
+        free(sv);
+        free(rv);
+    }
     char c100[100] = {0};
     MPI_Bcast(c100, 100, MPI_CHAR, 1, MPI_COMM_WORLD);
 
