@@ -107,11 +107,7 @@ int cp_peer_world(MPI_Comm comm, int r)
     if (comm == MPI_COMM_WORLD)
         return r < cp.world_size ? r : -1;
     cp_comm *c = cp_comm_get(comm);
-    if (!c)
-        return -1;
-    if (c->remote_size)
-        return r < c->remote_size ? c->remote[r] : -1;
-    return r < c->size ? c->members[r] : -1;
+    return c ? cp_comm_world(c, r) : -1;
 }
 
 int cp_win_peer_world(MPI_Win win, int r)

@@ -87,6 +87,21 @@ typedef struct cp_comm {
  * MPI_COMM_NULL or when memory is short. */
 cp_comm *cp_comm_get(MPI_Comm comm);
 
+/* Size of the group a communicator's calls address: the remote group of an
+ * intercommunicator, else its own. */
+static inline int cp_comm_peers(const cp_comm *c)
+{
+    return c->remote_size ? c->remote_size : c->size;
+}
+
+/* World rank of rank `r` of c's peer group; -1 when out of range. */
+static inline int cp_comm_world(const cp_comm *c, int r)
+{
+    if (r < 0 || r >= cp_comm_peers(c))
+        return -1;
+    return c->remote_size ? c->remote[r] : c->members[r];
+}
+
 /* World rank of comm rank `r` in the group that point-to-point calls on
  * `comm` address (the remote group of an intercommunicator); -1 for
  * MPI_PROC_NULL, MPI_ANY_SOURCE or out of range. */
@@ -165,8 +180,10 @@ void cp_sent_world(int world, uint64_t bytes);
 void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ns);
 /* Time spent completing a nonblocking collective of type t on rec. */
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns);
+/* A v/w collective: one call of `ns`, bytes to each member from counts
+ * (types per member when `types` is given), and their sum as its bytes. */
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
-                   const MPI_Datatype *types, MPI_Datatype type);
+                   const MPI_Datatype *types, MPI_Datatype type, int64_t ns);
 void cp_coll_root(MPI_Comm comm, cp_type t, int root, uint64_t bytes);
 /* At the root: bytes to every other member (counts per member, or count
  * for each). */

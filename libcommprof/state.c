@@ -130,7 +130,7 @@ static int peer_count(MPI_Comm comm)
     if (comm == MPI_COMM_WORLD)
         return cp.world_size;
     cp_comm *c = cp_comm_get(comm);
-    return c ? (c->remote_size ? c->remote_size : c->size) : 0;
+    return c ? cp_comm_peers(c) : 0;
 }
 
 uint64_t cp_nbytes(MPI_Comm comm, int count, MPI_Datatype dt)
@@ -155,13 +155,17 @@ int cp_comm_rank(MPI_Comm comm)
     return r;
 }
 
+static int comm_is_inter(MPI_Comm comm)
+{
+    cp_comm *c = cp_comm_get(comm);
+    return c && c->remote_size;
+}
+
 int cp_is_root(MPI_Comm comm, int root)
 {
     if (root == MPI_ROOT)
         return 1;
-    int inter = 0;
-    PMPI_Comm_test_inter(comm, &inter);
-    return !inter && root >= 0 && cp_comm_rank(comm) == root;
+    return !comm_is_inter(comm) && root >= 0 && cp_comm_rank(comm) == root;
 }
 
 void cp_rma(MPI_Win win, int target, uint64_t bytes)
@@ -205,41 +209,44 @@ void cp_received(MPI_Comm comm, const MPI_Status *st)
 
 void cp_received_rec(const cp_comm *rec, const MPI_Status *st)
 {
-    int src = st->MPI_SOURCE;
-    int n = rec->remote_size ? rec->remote_size : rec->size;
-    if (src >= 0 && src < n)
-        received_from(rec->remote_size ? rec->remote[src] : rec->members[src],
-                      st);
+    int world = cp_comm_world(rec, st->MPI_SOURCE);
+    if (world >= 0)
+        received_from(world, st);
 }
 
-/* The record of type t on comm, with room for per-peer bytes when asked;
- * NULL when it cannot be had. */
-static cp_coll *coll_of(MPI_Comm comm, cp_type t, int want_peers)
+/* The record of type t on comm, with room for per-peer bytes when asked
+ * (*npeers: their number); NULL when it cannot be had. */
+static cp_coll *coll_of(MPI_Comm comm, cp_type t, int want_peers, int *npeers)
 {
     cp_comm *c = cp_comm_get(comm);
     if (!c)
         return NULL;
     cp_coll *k = &c->coll[t];
+    *npeers = cp_comm_peers(c);
     if (want_peers && !__atomic_load_n(&k->peers, __ATOMIC_ACQUIRE)) {
-        int n = c->remote_size ? c->remote_size : c->size;
-        uint64_t *p = calloc((size_t)n, sizeof *p);
+        uint64_t *p = calloc((size_t)*npeers, sizeof *p);
         uint64_t *expected = NULL;
         if (p && !__atomic_compare_exchange_n(&k->peers, &expected, p, 0,
                                               __ATOMIC_ACQ_REL,
                                               __ATOMIC_ACQUIRE))
             free(p); /* another thread was first */
     }
-    return k;
+    return want_peers && !k->peers ? NULL : k;
+}
+
+static void add_call(cp_coll *k, uint64_t bytes, int64_t ns)
+{
+    cp_add(&k->calls, 1);
+    cp_add(&k->bytes, bytes);
+    cp_add(&k->ns, (uint64_t)(ns > 0 ? ns : 0));
 }
 
 void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ns)
 {
-    cp_coll *k = coll_of(comm, t, 0);
-    if (!k)
-        return;
-    cp_add(&k->calls, 1);
-    cp_add(&k->bytes, bytes);
-    cp_add(&k->ns, (uint64_t)(ns > 0 ? ns : 0));
+    int n;
+    cp_coll *k = coll_of(comm, t, 0, &n);
+    if (k)
+        add_call(k, bytes, ns);
 }
 
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns)
@@ -248,26 +255,30 @@ void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns)
 }
 
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
-                   const MPI_Datatype *types, MPI_Datatype type)
+                   const MPI_Datatype *types, MPI_Datatype type, int64_t ns)
 {
-    cp_coll *k = coll_of(comm, t, 1);
-    cp_comm *c = cp_comm_get(comm);
-    if (!k || !k->peers || !c)
+    int n;
+    cp_coll *k = coll_of(comm, t, 1, &n);
+    if (!k)
         return;
-    int n = c->remote_size ? c->remote_size : c->size;
-    for (int i = 0; i < n; i++)
-        cp_add(&k->peers[i], cp_bytes(counts[i], types ? types[i] : type));
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t b = cp_bytes(counts[i], types ? types[i] : type);
+        cp_add(&k->peers[i], b);
+        sum += b;
+    }
+    add_call(k, sum, ns);
 }
 
 void cp_coll_from_root(MPI_Comm comm, cp_type t, const int *counts, int count,
                        MPI_Datatype type)
 {
-    cp_coll *k = coll_of(comm, t, 1);
-    int n = peer_count(comm), inter = 0;
-    PMPI_Comm_test_inter(comm, &inter);
-    int me = inter ? -1 : cp_comm_rank(comm);
-    if (!k || !k->peers)
+    int n;
+    cp_coll *k = coll_of(comm, t, 1, &n);
+    if (!k)
         return;
+    /* An intercommunicator's root sends to every remote member. */
+    int me = comm_is_inter(comm) ? -1 : cp_comm_rank(comm);
     for (int i = 0; i < n; i++)
         if (i != me)
             cp_add(&k->peers[i], cp_bytes(counts ? counts[i] : count, type));
@@ -275,9 +286,8 @@ void cp_coll_from_root(MPI_Comm comm, cp_type t, const int *counts, int count,
 
 void cp_coll_root(MPI_Comm comm, cp_type t, int root, uint64_t bytes)
 {
-    cp_coll *k = coll_of(comm, t, 1);
-    cp_comm *c = cp_comm_get(comm);
-    int n = c ? (c->remote_size ? c->remote_size : c->size) : 0;
-    if (k && k->peers && root >= 0 && root < n)
+    int n;
+    cp_coll *k = coll_of(comm, t, 1, &n);
+    if (k && root >= 0 && root < n)
         cp_add(&k->peers[root], bytes);
 }

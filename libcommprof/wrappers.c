@@ -24,10 +24,7 @@
     TRACK(.type = CP_P2P, .persistent = 2, .rec = cp_comm_get(comm))
 #define COLL(T, comm, bytes) cp_coll_add(comm, T, bytes, ns)
 #define PEERS(T, comm, counts, types, type)                                  \
-    do {                                                                     \
-        COLL(T, comm, cp_vbytes(comm, counts, types, type));                 \
-        cp_coll_peers(comm, T, counts, types, type);                         \
-    } while (0)
+    cp_coll_peers(comm, T, counts, types, type, ns)
 #define IS_ROOT(comm, root) cp_is_root(comm, root)
 #define FROM_ROOT(T, comm, root, counts, count, type)                        \
     do {                                                                     \

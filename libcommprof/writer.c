@@ -59,7 +59,7 @@ static void put_comm(words *b, const cp_comm *c)
     put(b, (uint64_t)c->remote_size);
     for (int i = 0; i < c->remote_size; i++)
         put(b, (uint64_t)c->remote[i]);
-    int npeers = c->remote_size ? c->remote_size : c->size;
+    int npeers = cp_comm_peers(c);
     uint64_t used = 0;
     for (int t = 0; t < CP_NTYPES; t++)
         used += c->coll[t].calls > 0;
