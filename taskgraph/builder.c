@@ -142,3 +142,18 @@ int tg_builder_finish(tg_builder *b, tg_graph **out, tg_error *err)
     *out = g;
     return 0;
 }
+
+int tg_builder_finish_typed(tg_builder *b, const char *type, tg_graph **out,
+                            tg_error *err)
+{
+    tg_graph *g = NULL;
+    int rc = tg_builder_finish(b, &g, err);
+    if (!rc)
+        rc = tg_graph_add_type(g, type, 1.0, err);
+    if (rc) {
+        tg_graph_free(g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}

@@ -173,21 +173,13 @@ int tg_gen_rgg(const tg_rgg_options *o, tg_graph **out, tg_error *err)
         tg_builder_free(bld);
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
-    tg_graph *g = NULL;
     rc = join_all(o, x, y, &cl, bld, err);
     free(x);
     free(y);
     free(cl.start);
     free(cl.order);
     if (!rc)
-        rc = tg_builder_finish(bld, &g, err);
+        rc = tg_builder_finish_typed(bld, "p2p", out, err);
     tg_builder_free(bld);
-    if (!rc)
-        rc = tg_graph_add_type(g, "p2p", 1.0, err);
-    if (rc) {
-        tg_graph_free(g);
-        return rc;
-    }
-    *out = g;
-    return 0;
+    return rc;
 }

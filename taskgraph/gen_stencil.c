@@ -154,18 +154,10 @@ int tg_gen_stencil(const tg_stencil_options *o, tg_graph **out,
         tg_builder_free(b);
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
-    tg_graph *g = NULL;
     rc = add_edges(o, n, &off, b, err);
     free(off.v);
     if (!rc)
-        rc = tg_builder_finish(b, &g, err);
+        rc = tg_builder_finish_typed(b, "p2p", out, err);
     tg_builder_free(b);
-    if (!rc)
-        rc = tg_graph_add_type(g, "p2p", 1.0, err);
-    if (rc) {
-        tg_graph_free(g);
-        return rc;
-    }
-    *out = g;
-    return 0;
+    return rc;
 }

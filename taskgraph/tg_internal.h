@@ -18,6 +18,11 @@ tg_graph *tg_graph_alloc(int n, int64_t arcs);
  * nothing; returns TG_ENOMEM only. */
 int tg_graph_sort_rows(tg_graph *g, tg_error *err);
 
+/* tg_builder_finish, then record that the graph is of communication type
+ * `type` (factor 1); nothing is returned on failure. */
+int tg_builder_finish_typed(tg_builder *b, const char *type, tg_graph **out,
+                            tg_error *err);
+
 /* For a graph with sorted rows: 1 when every arc a->b has its reverse b->a
  * with the same weight and no row repeats a neighbour; 0 when not, or when
  * memory is short.  Two linear passes (it builds the transpose). */
