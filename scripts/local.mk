@@ -1,3 +1,14 @@
 # Repository scripts (not installed): dependencies, build, tests, quickstart.
 EXTRA_DIST += scripts/install-deps.sh scripts/build.sh scripts/test.sh \
 	scripts/quickstart.sh
+EXTRA_DIST += scripts/install-bench-deps.sh
+
+# commprof-run: installed; knows the installed libcommprof by its path,
+# substituted here (not by configure) so that `make prefix=...` holds.
+bin_SCRIPTS += scripts/commprof-run
+CLEANFILES += scripts/commprof-run
+EXTRA_DIST += scripts/commprof-run.in
+scripts/commprof-run: $(srcdir)/scripts/commprof-run.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) scripts && \
+	sed -e 's|@libdir[@]|$(libdir)|g' $(srcdir)/scripts/commprof-run.in > $@.tmp && \
+	chmod +x $@.tmp && mv $@.tmp $@

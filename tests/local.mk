@@ -10,6 +10,7 @@ AM_TESTS_ENVIRONMENT = \
 	SCOTCH_GCV='$(SCOTCH_GCV)'; \
 	COMMPROF_LIB='$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
 	PATTERN='$(abs_top_builddir)/tests/mpi/pattern'; \
+	COMMPROF_RUN='$(abs_top_builddir)/scripts/commprof-run'; export COMMPROF_RUN; \
 	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
 	SCOTCH_GTST SCOTCH_GCV COMMPROF_LIB PATTERN;
 
@@ -35,3 +36,7 @@ TESTS += tests/test_graph tests/test_formats tests/test_generators \
 	tests/cli_taskgraph.sh tests/cli_bad_input.sh tests/references.sh
 EXTRA_DIST += tests/cli_taskgraph.sh tests/cli_bad_input.sh \
 	tests/references.sh tests/lib.sh tests/install-check.sh
+
+# commprof-run, the wrapper that preloads libcommprof (scripts/).
+TESTS += tests/cli_commprof_run.sh
+EXTRA_DIST += tests/cli_commprof_run.sh

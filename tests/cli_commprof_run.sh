@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# commprof-run: tests/mpi/pattern through it on 4 ranks gives the exact
+# profile (pattern and --start off), where -o says or in the working
+# folder; the launcher's exit status comes through; the options it adds
+# after mpirun, and the environment it gives srun, are exactly the expected
+# ones (seen by stand-in launchers); after a job that died it lists only the
+# partial files that job left and the merge command; -o to a place that
+# cannot be written and bad usage fail before anything runs.
+. "$TOPOMAP_SRCDIR/tests/lib.sh"
+check="python3 $TOPOMAP_SRCDIR/tests/commprof_check.py"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+unset LD_PRELOAD
+cr=$COMMPROF_RUN
+lib=$(cd "$(dirname "$COMMPROF_LIB")" && pwd -P)/libcommprof.so
+
+expect_grep() { checks=$((checks + 1)); grep -qF -- "$1" "$2" || { fail "no '$1' in $2:"; cat "$2"; }; }
+
+# The real thing, on 4 ranks.
+expect_ok "$cr" -o "$work/p.json" -- mpirun -np 4 "$PATTERN"
+expect_grep "commprof-run: profile written to $work/p.json" "$work/err"
+expect_ok $check pattern "$work/p.json"
+expect_ok "$cr" --start off -o "$work/late.json" mpirun -np 4 "$PATTERN"
+expect_ok $check late "$work/late.json"
+mkdir "$work/here"
+expect_ok bash -c "cd '$work/here' && '$cr' mpirun -np 4 '$PATTERN'"
+expect_ok $check pattern "$work/here/commprof.json"
+
+# The job's exit status comes through.
+expect_fail 3 "no profile was written to $work/x.json" \
+  "$cr" -o "$work/x.json" mpirun -np 4 sh -c 'exit 3'
+
+# Stand-in launchers: print what they were given, leave partial files for
+# ranks 0 and 2 of 4 (rank 1's is from an earlier run) and exit 5.
+mkdir "$work/bin"
+cat > "$work/bin/mpirun" <<'EOF'
+#!/usr/bin/env bash
+printf '%s\n' "$@"
+for a in "$@"; do
+  case $a in COMMPROF_OUT=*) out=${a#COMMPROF_OUT=} ;; esac
+done
+for r in 0 2; do echo '{"format": "topomap-commprof", "world_size": 4}' > "$out.rank$r"; done
+exit 5
+EOF
+cat > "$work/bin/srun" <<'EOF'
+#!/usr/bin/env bash
+printf '%s\n' "$@" "LD_PRELOAD=$LD_PRELOAD" "COMMPROF_OUT=$COMMPROF_OUT" "COMMPROF_START=${COMMPROF_START:-}"
+EOF
+chmod +x "$work/bin/mpirun" "$work/bin/srun"
+out=$work/d.json
+touch -d '1 hour ago' "$out.rank1"
+expect_fail 5 "2 of 4 ranks left a partial profile:" \
+  env LD_PRELOAD=libfirst.so "$cr" -o "$out" "$work/bin/mpirun" -np 4 \
+  -x LD_PRELOAD=libsecond.so -x OTHER=1 ./app --flag
+printf '%s\n' -x "LD_PRELOAD=libsecond.so:$lib" -x "COMMPROF_OUT=$out" \
+  -np 4 -x OTHER=1 ./app --flag > "$work/want"
+checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options given to mpirun"
+expect_grep "  $out.rank0" "$work/err"
+expect_grep "  $out.rank2" "$work/err"
+checks=$((checks + 1)); grep -q "rank1" "$work/err" && fail "an older partial file was listed"
+expect_grep "  taskgraph merge $out.rank0 $out.rank2 -o $out --allow-missing" "$work/err"
+
+expect_fail 5 "" env LD_PRELOAD=libfirst.so "$cr" --start=off -o "$out" \
+  "$work/bin/mpirun" ./app
+printf '%s\n' -x "LD_PRELOAD=libfirst.so:$lib" -x "COMMPROF_OUT=$out" \
+  -x COMMPROF_START=off ./app > "$work/want"
+checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options with --start off"
+
+expect_ok bash -c "cd '$work' && '$cr' -o rel.json --start off '$work/bin/srun' -n 2 ./app"
+printf '%s\n' -n 2 ./app "LD_PRELOAD=$lib" "COMMPROF_OUT=$work/rel.json" \
+  COMMPROF_START=off > "$work/want"
+checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "srun environment"
+expect_grep "srun: passing LD_PRELOAD and COMMPROF_OUT in the environment" "$work/err"
+
+# -o where nothing can be written: an error before the job runs.
+touch "$work/afile"
+expect_fail 1 "$work/missing: no such folder" "$cr" -o "$work/missing/p.json" "$work/bin/mpirun"
+expect_fail 1 "$work/afile: not a folder" "$cr" -o "$work/afile/p.json" "$work/bin/mpirun"
+expect_fail 1 "$work/here: is a folder" "$cr" -o "$work/here" "$work/bin/mpirun"
+expect_fail 1 "/proc: cannot write the profile there" "$cr" -o /proc/p.json "$work/bin/mpirun"
+checks=$((checks + 1)); [ -s "$work/out" ] && fail "the job ran although -o could not be written"
+
+# Bad usage.
+expect_fail 2 "no command to run" "$cr"
+expect_fail 2 "no command to run" "$cr" -o "$work/p.json" --
+expect_fail 2 "-o needs a file name" "$cr" -o
+expect_fail 2 "unknown option '--bogus'" "$cr" --bogus mpirun ./app
+expect_fail 2 "--start takes on or off, not 'later'" "$cr" --start later mpirun ./app
+expect_fail 2 "'./app' is not mpirun, mpiexec, orterun or srun" "$cr" ./app
+expect_ok "$cr" --help
+expect_output "Usage: commprof-run [-o FILE] [--start on|off] [--] LAUNCHER ARGS..."
+finish
