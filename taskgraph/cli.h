@@ -1,4 +1,5 @@
-/* cli.h: argument and output helpers for the taskgraph command. */
+/* cli.h: argument and output helpers for the taskgraph command (also
+ * compiled into the greedymap command). */
 #ifndef TOPOMAP_TASKGRAPH_CLI_H
 #define TOPOMAP_TASKGRAPH_CLI_H
 
@@ -9,10 +10,11 @@
 /* Exit codes: 1 for bad data or a failed operation, 2 for bad usage. */
 enum { CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
 
-/* The running (sub)command's name for messages, e.g. "taskgraph gen". */
+/* The running (sub)command's name for messages, e.g. "taskgraph gen";
+ * its first word is the program's name. */
 extern const char *cli_name;
 
-/* Print "taskgraph: SOURCE:LINE: TEXT" for a library error; returns 1. */
+/* Print "PROGRAM: SOURCE:LINE: TEXT" for a library error; returns 1. */
 int cli_fail(const tg_error *err);
 /* Print "NAME: message" and "(see NAME --help)"; returns 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -36,5 +38,9 @@ void cli_done(void);
 int cli_write_graph(const char *path, tg_format format, const tg_graph *g);
 
 int cmd_gen(int argc, char **argv);
+/* Profiles (cmd_profile.c): matrix, merge, and info for a profile. */
+int cmd_matrix(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_info_profile(const char *path);
 
 #endif

@@ -20,6 +20,9 @@ static const char main_help[] =
     "  info FILE                tasks, edges, bytes, degrees, components,\n"
     "                           type layers\n"
     "  combine IN -o OUT        Sum or Weighted-sum of a graph's type layers\n"
+    "  info PROFILE             a profile's ranks, hosts and per-type table\n"
+    "  matrix PROFILE --type T  a profile's matrix of one type, per pair\n"
+    "  merge PARTIAL... -o OUT  merge per-rank partial profiles\n"
     "\n"
     "Formats, by extension: .tg.json (native), .graph/.metis (METIS),\n"
     ".grf/.src (Scotch), .mtx/.mm (Matrix Market, read only).\n"
@@ -41,7 +44,10 @@ static const char info_help[] =
     "\n"
     "Print the number of tasks and edges, total bytes, degree min/avg/max,\n"
     "connected components, the types the graph was built from and its type\n"
-    "layers.\n";
+    "layers.\n"
+    "For a profile (commprof.json, told by its \"format\"): world size,\n"
+    "ranks, hosts, and per type, longest first: its share of the time all\n"
+    "ranks spent communicating, time, calls, bytes, communicator sizes.\n";
 
 static const char combine_help[] =
     "usage: taskgraph combine IN -o OUT [--weights NAME=F,...]\n"
@@ -169,6 +175,11 @@ static int cmd_info(int argc, char **argv)
     int rc = parse(argc, argv, info_help, "FM", 1, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
+    tg_format from = a.read.format ? a.read.format
+                                   : tg_format_from_path(a.pos[0]);
+    if ((from == TG_FORMAT_JSON || from == TG_FORMAT_UNKNOWN) &&
+        tg_profile_sniff(a.pos[0]))
+        return cmd_info_profile(a.pos[0]);
     tg_graph *g;
     if ((rc = read_graph(a.pos[0], &a.read, &g)))
         return rc;
@@ -281,7 +292,9 @@ int main(int argc, char **argv)
     } commands[] = {{"gen", cmd_gen},
                     {"convert", cmd_convert},
                     {"info", cmd_info},
-                    {"combine", cmd_combine}};
+                    {"combine", cmd_combine},
+                    {"matrix", cmd_matrix},
+                    {"merge", cmd_merge}};
     if (argc < 2)
         return cli_usage_error("no command given");
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -300,5 +313,5 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
         }
     return cli_usage_error("unknown command '%s' (gen, convert, info, "
-                           "combine)", argv[1]);
+                           "combine, matrix, merge)", argv[1]);
 }

@@ -263,6 +263,162 @@ int tg_gen_rgg(const tg_rgg_options *o, tg_graph **out, tg_error *err);
  * Returns TG_EINVAL for n < 0, or NULL arrays with n > 0. */
 int tg_rgg_points(int n, uint64_t seed, double *x, double *y);
 
+/* -------------------------------------------------------------- profiles */
+
+/* A libcommprof profile, commprof.json (topomap-formats(5)), in memory:
+ * raw and directional, exactly as recorded.  A type is an index into the
+ * profile's own list `types` (as the file lists them), so types a later
+ * libcommprof adds need no change here; "p2p" and "rma" name the
+ * point-to-point and one-sided types, every other type is a collective.
+ * Ranks are indexed by world rank; a profile merged from per-rank partial
+ * files may lack some (present == 0, every other member zero). */
+
+#define TG_PROFILE_FORMAT "topomap-commprof"
+#define TG_PROFILE_VERSION 1
+
+/* Traffic between a rank and one other world rank. */
+typedef struct tg_prof_row {
+    int peer;       /* world rank */
+    uint64_t bytes;
+    uint64_t count; /* messages, or one-sided operations */
+} tg_prof_row;
+
+typedef struct tg_prof_rank {
+    int present;
+    char *host;
+    int local_rank;        /* rank on its node */
+    char *cpus;            /* the CPUs it may run on, "0-3,8" */
+    uint64_t wall_ns;      /* MPI_Init to MPI_Finalize */
+    uint64_t mpi_ns;       /* time in MPI */
+    uint64_t *ns, *calls;  /* per type: time and calls (ntypes each) */
+    int nsent, nreceived, nrma;
+    tg_prof_row *sent;     /* point-to-point sends, per destination */
+    tg_prof_row *received; /* completed receives, per source */
+    tg_prof_row *rma;      /* one-sided operations, per target */
+} tg_prof_rank;            /* rows: ascending peer, each peer once */
+
+/* Bytes one collective record sent to one member of the communicator's
+ * peer group (tg_prof_comm_world gives its world rank). */
+typedef struct tg_prof_peer {
+    int index;
+    uint64_t bytes;
+} tg_prof_peer;
+
+/* What one member recorded for one collective type on a communicator. */
+typedef struct tg_prof_coll {
+    int rank;             /* world rank of the member */
+    int type;
+    uint64_t calls, bytes, ns; /* bytes: of its send buffers */
+    int npeers;           /* 0 where the call does not say where bytes go */
+    tg_prof_peer *peers;  /* ascending index, each once */
+} tg_prof_coll;
+
+typedef struct tg_prof_comm {
+    int size;             /* local group */
+    int *members;         /* world ranks, in communicator-rank order */
+    int remote_size;      /* intercommunicator: the remote group; else 0 */
+    int *remote;
+    int ncolls;
+    tg_prof_coll *colls;  /* in file order */
+} tg_prof_comm;
+
+/* World rank of member `index` of the group c's collectives address: the
+ * remote group of an intercommunicator, else c's own. */
+static inline int tg_prof_comm_world(const tg_prof_comm *c, int index)
+{
+    return c->remote_size ? c->remote[index] : c->members[index];
+}
+
+typedef struct tg_profile {
+    int partial;          /* a per-rank partial file ("partial": true) */
+    char *mpi_library;
+    int world_size;
+    int ntypes;
+    char **types;
+    int nranks;           /* ranks present */
+    tg_prof_rank *ranks;  /* world_size entries, by world rank */
+    int ncomms;
+    tg_prof_comm *comms;  /* in file order (the file's "id" is the index) */
+} tg_profile;
+
+/* Read and check a profile or a partial profile: format, version, the type
+ * of every member, every rank and member index in range, no rank or peer
+ * listed twice, collective records only from members present in "ranks".
+ * Errors name the file and line.  Linear in the file's size. */
+int tg_profile_read(const char *path, tg_profile **out, tg_error *err);
+void tg_profile_free(tg_profile *p);
+
+/* 1 when the file is a JSON object whose "format" (among its first 64 KiB)
+ * is TG_PROFILE_FORMAT; 0 otherwise (unreadable included).  To tell a
+ * profile from a task graph before reading either. */
+int tg_profile_sniff(const char *path);
+
+/* Index of type `name`, or -1 when the profile does not list it. */
+int tg_profile_type(const tg_profile *p, const char *name);
+
+/* Write p atomically in the layout libcommprof writes (a partial profile
+ * keeps "partial": true); ranks not present are left out. */
+int tg_profile_write(const char *path, const tg_profile *p, tg_error *err);
+
+/* One cell of a communication matrix. */
+typedef struct tg_prof_entry {
+    int src, dst;         /* world ranks */
+    uint64_t bytes;
+    uint64_t count;       /* messages (operations for rma, calls for a
+                           * collective) */
+} tg_prof_entry;
+
+/* The matrix of one type, sorted by src then dst, each pair once:
+ *   p2p        the sent rows (src = the rank, dst = the peer), or with
+ *              `received` the received rows (src = the peer, dst = the
+ *              rank);
+ *   rma        the rma rows (src = origin, dst = target);
+ *   collective per record: its per-peer bytes (src = the member, dst = the
+ *              peer's world rank), or, for a record without them, its
+ *              bytes on the diagonal (src = dst = the member); count is
+ *              the record's calls; records and peers of 0 bytes are left
+ *              out; pairs from several communicators are added.
+ * `received` is only for p2p (TG_EINVAL otherwise).  *out is NULL when
+ * there are no entries. */
+int tg_profile_matrix(const tg_profile *p, int type, int received,
+                      tg_prof_entry **out, size_t *n, tg_error *err);
+
+/* Per-type totals over all ranks. */
+typedef struct tg_prof_type_stats {
+    uint64_t ns, calls;
+    double share;     /* ns / the ns of all types; 0 when that is 0 */
+    uint64_t bytes;   /* p2p: sent; rma: rma rows; collectives: records */
+    int nsizes;       /* collectives: the distinct sizes (local plus remote
+                       * group) of the communicators it has records on */
+    int *sizes;       /* ascending */
+} tg_prof_type_stats;
+
+/* One entry per type of p, in p's type order; free with
+ * tg_profile_stats_free. */
+int tg_profile_stats(const tg_profile *p, tg_prof_type_stats **out,
+                     tg_error *err);
+void tg_profile_stats_free(tg_prof_type_stats *s, int ntypes);
+
+/* Merging per-rank partial files into a profile: add each partial
+ * profile (consumed: freed by the call, also on failure; `source` names
+ * it in messages), then finish.  Partial profiles must agree on world size
+ * and types, and no rank may come twice.  Communicators with the same
+ * members and remote group become one, numbered as libcommprof numbers
+ * them (by the lowest rank with records on them, then by that rank's
+ * order), with the records by rank; so the merge of the partial files of
+ * every rank equals the profile written at MPI_Finalize.  Ranks with no
+ * partial file are not present in the result. */
+typedef struct tg_profile_merge tg_profile_merge;
+
+tg_profile_merge *tg_profile_merge_new(void);
+int tg_profile_merge_add(tg_profile_merge *m, tg_profile *part,
+                         const char *source, tg_error *err);
+/* The merged profile (not partial); fails when nothing was added.  m is
+ * left empty, ready for another merge. */
+int tg_profile_merge_finish(tg_profile_merge *m, tg_profile **out,
+                            tg_error *err);
+void tg_profile_merge_free(tg_profile_merge *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@ TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = bash
 AM_TESTS_ENVIRONMENT = \
 	TASKGRAPH='$(abs_top_builddir)/taskgraph/taskgraph'; \
+	GREEDYMAP='$(abs_top_builddir)/greedymap/greedymap'; export GREEDYMAP; \
 	TOPOMAP_SRCDIR='$(abs_top_srcdir)'; \
 	TOPOMAP_DATA='$(abs_top_srcdir)/tests/data'; \
 	TOPOMAP_SHARED='$(abs_top_srcdir)/../shared'; \
@@ -37,6 +38,22 @@ TESTS += tests/test_graph tests/test_formats tests/test_generators \
 EXTRA_DIST += tests/cli_taskgraph.sh tests/cli_bad_input.sh \
 	tests/references.sh tests/lib.sh tests/install-check.sh
 
+# Profiles: reader, matrix, info, merge (taskgraph/profile*.c,
+# cmd_profile.c), on hand-written fixtures and on a profiled MPI run.
+check_PROGRAMS += tests/test_profile
+tests_test_profile_SOURCES = tests/test_profile.c
+tests_test_profile_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_profile_LDADD = $(TG_TEST_LDADD)
+TESTS += tests/test_profile tests/cli_profile.sh
+EXTRA_DIST += tests/cli_profile.sh tests/data/profile_4.json \
+	tests/data/profile_4.json.rank0 tests/data/profile_4.json.rank1 \
+	tests/data/profile_4.json.rank2 tests/data/profile_4.json.rank3 \
+	tests/data/profile_bad_version.json tests/data/profile_truncated.json \
+	tests/data/profile_rank_range.json tests/data/profile_member_type.json
+
 # commprof-run, the wrapper that preloads libcommprof (scripts/).
 TESTS += tests/cli_commprof_run.sh
 EXTRA_DIST += tests/cli_commprof_run.sh
+
+TESTS += tests/cli_greedymap.sh
+EXTRA_DIST += tests/cli_greedymap.sh

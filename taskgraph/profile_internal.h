@@ -1,0 +1,37 @@
+/*
+ * profile_internal.h: what the profile modules of libtaskgraph share; not
+ * installed.
+ */
+#ifndef TOPOMAP_PROFILE_INTERNAL_H
+#define TOPOMAP_PROFILE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "taskgraph.h"
+
+/* One step of a path into a JSON document: member `key` of an object, or
+ * element `index` of an array when key is NULL. */
+typedef struct tg_json_step {
+    const char *key;
+    size_t index;
+} tg_json_step;
+
+/* The line (1-based) where the value at `path` starts in `text`, JSON that
+ * jansson accepted; 0 when the path is not there.  jansson's values carry
+ * no position, so a message about a value finds its line this way, only
+ * when there is something to report. */
+long tg_json_line(const char *text, size_t len, const tg_json_step *path,
+                  int depth);
+
+/* Copy the string value of member `key` of the top-level object in
+ * `text` (which may be any bytes, or cut short) into buf; 1 when found
+ * (escapes are copied as written), 0 otherwise. */
+int tg_json_top_string(const char *text, size_t len, const char *key,
+                       char *buf, size_t size);
+
+/* Free what a rank holds, leaving it zeroed (not present). */
+void tg_prof_rank_clear(tg_prof_rank *r);
+/* Free what a communicator holds, leaving it zeroed. */
+void tg_prof_comm_clear(tg_prof_comm *c);
+
+#endif

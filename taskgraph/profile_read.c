@@ -1,0 +1,626 @@
+/* profile_read.c: reading a profile, commprof.json (topomap-formats(5)),
+ * or a per-rank partial profile, into a tg_profile, checking every member
+ * on the way.  jansson parses; the checks walk its tree once, with two
+ * per-world-rank stamp arrays to find repeated and foreign ranks in time
+ * linear in the file.  A message about a value names its JSON path and
+ * the line where it starts (profile_scan.c finds the line). */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile_internal.h"
+#include "tg_internal.h"
+
+#define MAX_DEPTH 8
+
+typedef struct reader {
+    const char *path;
+    const tg_text *text;
+    tg_error *err;
+    tg_json_step at[MAX_DEPTH]; /* where the value being checked is */
+    int depth;
+    tg_profile *p;
+    /* Per world rank: the stamp of the last set it was seen in, so that a
+     * repeated rank in a row, group or list shows in O(1). */
+    unsigned *seen, *seen2, stamp;
+    size_t *entry; /* index in "ranks" of each rank present */
+} reader;
+
+static void push_key(reader *r, const char *key)
+{
+    r->at[r->depth++] = (tg_json_step){key, 0};
+}
+
+static void push_index(reader *r, size_t i)
+{
+    r->at[r->depth++] = (tg_json_step){NULL, i};
+}
+
+static void pop(reader *r)
+{
+    r->depth--;
+}
+
+/* "ranks[2].sent[0]" for the current path. */
+static void path_text(const reader *r, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->depth && len < size; i++)
+        len += (size_t)(r->at[i].key
+                            ? snprintf(buf + len, size - len, "%s%s",
+                                       i ? "." : "", r->at[i].key)
+                            : snprintf(buf + len, size - len, "[%zu]",
+                                       r->at[i].index));
+}
+
+/* Report a problem with the value at the current path. */
+__attribute__((format(printf, 2, 3))) static int bad(reader *r,
+                                                     const char *fmt, ...)
+{
+    char where[128], text[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    path_text(r, where, sizeof where);
+    long line = tg_json_line(r->text->buf, r->text->len, r->at, r->depth);
+    return tg_error_set(r->err, TG_EPARSE, r->path, line, "%s%s%s", where,
+                        where[0] ? ": " : "", text);
+}
+
+/* ------------------------------------------------------------ scalars */
+
+/* Member `key` of object o, or NULL after reporting it missing. */
+static json_t *need(reader *r, json_t *o, const char *key)
+{
+    json_t *j = json_object_get(o, key);
+    if (!j)
+        bad(r, "missing \"%s\"", key);
+    return j;
+}
+
+/* An integer in [min, max]: the value at the current path. */
+static int as_int(reader *r, json_t *j, long long min, long long max,
+                  long long *v)
+{
+    if (!json_is_integer(j))
+        return bad(r, "must be an integer");
+    *v = json_integer_value(j);
+    if (*v < min || *v > max)
+        return bad(r, "%lld is outside %lld..%lld", *v, min, max);
+    return 0;
+}
+
+static int as_u64(reader *r, json_t *j, uint64_t *v)
+{
+    if (!json_is_integer(j) || json_integer_value(j) < 0)
+        return bad(r, "must be a non-negative integer");
+    *v = (uint64_t)json_integer_value(j);
+    return 0;
+}
+
+static int as_rank(reader *r, json_t *j, int *v)
+{
+    if (!json_is_integer(j))
+        return bad(r, "must be an integer");
+    long long x = json_integer_value(j);
+    if (x < 0 || x >= r->p->world_size)
+        return bad(r, "rank %lld is outside 0..%d", x, r->p->world_size - 1);
+    *v = (int)x;
+    return 0;
+}
+
+/* Element i of array a (on the path for messages) as a rank, an index in
+ * 0..max, or a count. */
+static int elem_rank(reader *r, json_t *a, size_t i, int *v)
+{
+    push_index(r, i);
+    int rc = as_rank(r, json_array_get(a, i), v);
+    pop(r);
+    return rc;
+}
+
+static int elem_index(reader *r, json_t *a, size_t i, int max, int *v)
+{
+    long long x = 0;
+    push_index(r, i);
+    int rc = as_int(r, json_array_get(a, i), 0, max, &x);
+    pop(r);
+    *v = (int)x;
+    return rc;
+}
+
+static int elem_u64(reader *r, json_t *a, size_t i, uint64_t *v)
+{
+    push_index(r, i);
+    int rc = as_u64(r, json_array_get(a, i), v);
+    pop(r);
+    return rc;
+}
+
+/* Integer member `key` of o in [min, max]. */
+static int int_member(reader *r, json_t *o, const char *key, long long min,
+                      long long max, int *v)
+{
+    json_t *j = need(r, o, key);
+    if (!j)
+        return TG_EPARSE;
+    push_key(r, key);
+    long long x = 0;
+    int rc = as_int(r, j, min, max, &x);
+    pop(r);
+    *v = (int)x;
+    return rc;
+}
+
+static int u64_member(reader *r, json_t *o, const char *key, uint64_t *v)
+{
+    json_t *j = need(r, o, key);
+    if (!j)
+        return TG_EPARSE;
+    push_key(r, key);
+    int rc = as_u64(r, j, v);
+    pop(r);
+    return rc;
+}
+
+/* A copy of string member `key` of o (optional: "" when absent). */
+static int str_member(reader *r, json_t *o, const char *key, int optional,
+                      char **v)
+{
+    json_t *j = json_object_get(o, key);
+    if (!j && !optional)
+        return need(r, o, key), TG_EPARSE;
+    if (j && !json_is_string(j)) {
+        push_key(r, key);
+        int rc = bad(r, "must be a string");
+        pop(r);
+        return rc;
+    }
+    *v = strdup(j ? json_string_value(j) : "");
+    return *v ? 0 : tg_error_set(r->err, TG_ENOMEM, r->path, 0,
+                                 "out of memory");
+}
+
+/* Array member `key` of o, pushed onto the path (the caller pops it);
+ * NULL after reporting.  `what` says what its elements are. */
+static json_t *array_member(reader *r, json_t *o, const char *key,
+                            const char *what)
+{
+    json_t *a = need(r, o, key);
+    if (!a)
+        return NULL;
+    push_key(r, key);
+    if (!json_is_array(a) || json_array_size(a) > INT32_MAX) {
+        bad(r, "must be an array of %s", what);
+        pop(r);
+        return NULL;
+    }
+    return a;
+}
+
+static int type_of(reader *r, json_t *j, int *t)
+{
+    if (!json_is_string(j))
+        return bad(r, "must be a type name (a string)");
+    *t = tg_profile_type(r->p, json_string_value(j));
+    if (*t < 0)
+        return bad(r, "\"%s\" is not in the profile's \"types\"",
+                   json_string_value(j));
+    return 0;
+}
+
+/* -------------------------------------------------------------- ranks */
+
+static int cmp_row(const void *a, const void *b)
+{
+    const tg_prof_row *x = a, *y = b;
+    return (x->peer > y->peer) - (x->peer < y->peer);
+}
+
+/* Sparse row `key` of a rank: [[peer, bytes, count], ...]. */
+static int read_row(reader *r, json_t *o, const char *key, tg_prof_row **out,
+                    int *n)
+{
+    json_t *a = array_member(r, o, key, "[rank, bytes, count]");
+    if (!a)
+        return TG_EPARSE;
+    size_t k = json_array_size(a);
+    tg_prof_row *row = malloc((k ? k : 1) * sizeof *row);
+    if (!row)
+        return tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    unsigned stamp = ++r->stamp;
+    int rc = 0, sorted = 1;
+    for (size_t i = 0; i < k && !rc; i++) {
+        json_t *e = json_array_get(a, i);
+        push_index(r, i);
+        if (!json_is_array(e) || json_array_size(e) != 3)
+            rc = bad(r, "must be [rank, bytes, count]");
+        if (!rc)
+            rc = elem_rank(r, e, 0, &row[i].peer);
+        if (!rc)
+            rc = elem_u64(r, e, 1, &row[i].bytes);
+        if (!rc)
+            rc = elem_u64(r, e, 2, &row[i].count);
+        if (!rc && r->seen[row[i].peer] == stamp)
+            rc = bad(r, "rank %d is listed twice", row[i].peer);
+        if (!rc) {
+            r->seen[row[i].peer] = stamp;
+            sorted &= i == 0 || row[i - 1].peer < row[i].peer;
+        }
+        pop(r);
+    }
+    pop(r);
+    if (rc) {
+        free(row);
+        return rc;
+    }
+    if (!sorted)
+        qsort(row, k, sizeof *row, cmp_row);
+    *out = row;
+    *n = (int)k;
+    return 0;
+}
+
+/* "types": {"p2p": {"ns": N, "calls": C}, ...} of a rank. */
+static int read_rank_types(reader *r, json_t *o, tg_prof_rank *rk)
+{
+    int nt = r->p->ntypes;
+    rk->ns = calloc(2 * (size_t)nt + 1, sizeof *rk->ns);
+    if (!rk->ns)
+        return tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    rk->calls = rk->ns + nt;
+    json_t *types = need(r, o, "types");
+    if (!types)
+        return TG_EPARSE;
+    push_key(r, "types");
+    int rc = json_is_object(types) ? 0 : bad(r, "must be an object");
+    const char *name;
+    json_t *v;
+    json_object_foreach(types, name, v) {
+        if (rc)
+            break;
+        int t = tg_profile_type(r->p, name);
+        push_key(r, name);
+        if (t < 0)
+            rc = bad(r, "\"%s\" is not in the profile's \"types\"", name);
+        else if (!json_is_object(v))
+            rc = bad(r, "must be {\"ns\": N, \"calls\": C}");
+        if (!rc)
+            rc = u64_member(r, v, "ns", &rk->ns[t]);
+        if (!rc)
+            rc = u64_member(r, v, "calls", &rk->calls[t]);
+        pop(r);
+    }
+    pop(r);
+    return rc;
+}
+
+/* Element i of "ranks" (the path is at it). */
+static int read_rank(reader *r, json_t *o, size_t i)
+{
+    if (!json_is_object(o))
+        return bad(r, "must be an object");
+    json_t *rank = need(r, o, "rank");
+    if (!rank)
+        return TG_EPARSE;
+    int w;
+    push_key(r, "rank");
+    int rc = as_rank(r, rank, &w);
+    pop(r);
+    if (rc)
+        return rc;
+    tg_prof_rank *rk = &r->p->ranks[w];
+    if (rk->present)
+        return bad(r, "rank %d is listed twice (also ranks[%zu])", w,
+                   r->entry[w]);
+    rk->present = 1;
+    r->entry[w] = i;
+    r->p->nranks++;
+    if ((rc = str_member(r, o, "host", 0, &rk->host)) ||
+        (rc = int_member(r, o, "local_rank", 0, INT32_MAX, &rk->local_rank)) ||
+        (rc = str_member(r, o, "cpus", 0, &rk->cpus)) ||
+        (rc = u64_member(r, o, "wall_ns", &rk->wall_ns)) ||
+        (rc = u64_member(r, o, "mpi_ns", &rk->mpi_ns)) ||
+        (rc = read_rank_types(r, o, rk)) ||
+        (rc = read_row(r, o, "sent", &rk->sent, &rk->nsent)) ||
+        (rc = read_row(r, o, "received", &rk->received, &rk->nreceived)))
+        return rc;
+    return read_row(r, o, "rma", &rk->rma, &rk->nrma);
+}
+
+/* ------------------------------------------------------ communicators */
+
+/* A group of world ranks (`key` of communicator o), none twice, marked
+ * with `stamp` in r->seen; none may carry `other` (the other group). */
+static int read_group(reader *r, json_t *o, const char *key, unsigned stamp,
+                      unsigned other, int **out, int *n)
+{
+    json_t *a = array_member(r, o, key, "world ranks");
+    if (!a)
+        return TG_EPARSE;
+    size_t k = json_array_size(a);
+    int rc = k ? 0 : bad(r, "must not be empty");
+    int *g = malloc((k ? k : 1) * sizeof *g);
+    if (!g && !rc)
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    for (size_t i = 0; i < k && !rc; i++) {
+        rc = elem_rank(r, a, i, &g[i]);
+        push_index(r, i);
+        if (!rc && r->seen[g[i]] == stamp)
+            rc = bad(r, "rank %d is listed twice", g[i]);
+        else if (!rc && other && r->seen[g[i]] == other)
+            rc = bad(r, "rank %d is in both \"members\" and \"remote\"",
+                     g[i]);
+        if (!rc)
+            r->seen[g[i]] = stamp;
+        pop(r);
+    }
+    pop(r);
+    if (rc) {
+        free(g);
+        return rc;
+    }
+    *out = g;
+    *n = (int)k;
+    return 0;
+}
+
+static int cmp_peer(const void *a, const void *b)
+{
+    const tg_prof_peer *x = a, *y = b;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* "peers": [[index, bytes], ...] of a collective record. */
+static int read_peers(reader *r, json_t *a, int npeers, tg_prof_coll *c)
+{
+    if (!json_is_array(a))
+        return bad(r, "must be an array of [index, bytes]");
+    size_t k = json_array_size(a);
+    c->peers = malloc((k ? k : 1) * sizeof *c->peers);
+    if (!c->peers)
+        return tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    unsigned stamp = ++r->stamp;
+    int rc = 0, sorted = 1;
+    for (size_t i = 0; i < k && !rc; i++) {
+        json_t *e = json_array_get(a, i);
+        tg_prof_peer *pe = &c->peers[i];
+        push_index(r, i);
+        if (!json_is_array(e) || json_array_size(e) != 2)
+            rc = bad(r, "must be [index, bytes]");
+        if (!rc)
+            rc = elem_index(r, e, 0, npeers - 1, &pe->index);
+        if (!rc)
+            rc = elem_u64(r, e, 1, &pe->bytes);
+        if (!rc && r->seen2[pe->index] == stamp)
+            rc = bad(r, "index %d is listed twice", pe->index);
+        if (!rc) {
+            r->seen2[pe->index] = stamp;
+            sorted &= i == 0 || pe[-1].index < pe->index;
+        }
+        pop(r);
+    }
+    c->npeers = (int)k;
+    if (!rc && !sorted)
+        qsort(c->peers, k, sizeof *c->peers, cmp_peer);
+    return rc;
+}
+
+/* Element of "collectives" (the path is at it) of communicator c, whose
+ * members carry `members` in r->seen. */
+static int read_coll(reader *r, json_t *o, const tg_prof_comm *c,
+                     unsigned members, tg_prof_coll *k)
+{
+    if (!json_is_object(o))
+        return bad(r, "must be an object");
+    json_t *rank = need(r, o, "rank"), *type;
+    if (!rank)
+        return TG_EPARSE;
+    push_key(r, "rank");
+    int rc = as_rank(r, rank, &k->rank);
+    if (!rc && r->seen[k->rank] != members)
+        rc = bad(r, "rank %d is not in \"members\"", k->rank);
+    else if (!rc && !r->p->ranks[k->rank].present)
+        rc = bad(r, "rank %d has no entry in \"ranks\"", k->rank);
+    pop(r);
+    if (rc || !(type = need(r, o, "type")))
+        return rc ? rc : TG_EPARSE;
+    push_key(r, "type");
+    rc = type_of(r, type, &k->type);
+    if (!rc && (!strcmp(json_string_value(type), "p2p") ||
+                !strcmp(json_string_value(type), "rma")))
+        rc = bad(r, "\"%s\" is not a collective", json_string_value(type));
+    pop(r);
+    if (rc || (rc = u64_member(r, o, "calls", &k->calls)) ||
+        (rc = u64_member(r, o, "bytes", &k->bytes)) ||
+        (rc = u64_member(r, o, "ns", &k->ns)))
+        return rc;
+    json_t *peers = json_object_get(o, "peers");
+    if (!peers)
+        return 0;
+    push_key(r, "peers");
+    rc = read_peers(r, peers, c->remote_size ? c->remote_size : c->size, k);
+    pop(r);
+    return rc;
+}
+
+/* Element of "communicators" (the path is at it). */
+static int read_comm(reader *r, json_t *o, tg_prof_comm *c)
+{
+    if (!json_is_object(o))
+        return bad(r, "must be an object");
+    int id, size;
+    int rc = int_member(r, o, "id", 0, INT32_MAX, &id);
+    if (!rc)
+        rc = int_member(r, o, "size", 1, r->p->world_size, &size);
+    unsigned remote = 0, members = 0;
+    if (!rc && json_object_get(o, "remote")) {
+        remote = ++r->stamp;
+        rc = read_group(r, o, "remote", remote, 0, &c->remote,
+                        &c->remote_size);
+    }
+    if (!rc) {
+        members = ++r->stamp;
+        rc = read_group(r, o, "members", members, remote, &c->members,
+                        &c->size);
+    }
+    if (!rc && size != c->size) {
+        push_key(r, "size");
+        rc = bad(r, "is %d, but \"members\" lists %d ranks", size, c->size);
+        pop(r);
+    }
+    json_t *a = rc ? NULL
+                   : array_member(r, o, "collectives", "collective records");
+    if (!a)
+        return rc ? rc : TG_EPARSE;
+    c->ncolls = (int)json_array_size(a);
+    c->colls = calloc((size_t)c->ncolls + 1, sizeof *c->colls);
+    if (!c->colls)
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    for (int i = 0; i < c->ncolls && !rc; i++) {
+        push_index(r, (size_t)i);
+        rc = read_coll(r, json_array_get(a, (size_t)i), c, members,
+                       &c->colls[i]);
+        pop(r);
+    }
+    pop(r);
+    return rc;
+}
+
+/* ------------------------------------------------------------ the file */
+
+static int read_types(reader *r, json_t *root)
+{
+    json_t *a = array_member(r, root, "types", "type names");
+    if (!a)
+        return TG_EPARSE;
+    tg_profile *p = r->p;
+    p->types = calloc(json_array_size(a) + 1, sizeof *p->types);
+    if (!p->types)
+        return tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < json_array_size(a) && !rc; i++) {
+        json_t *t = json_array_get(a, i);
+        push_index(r, i);
+        if (!json_is_string(t) || !json_string_value(t)[0])
+            rc = bad(r, "must be a type name (a non-empty string)");
+        else if (tg_profile_type(p, json_string_value(t)) >= 0)
+            rc = bad(r, "\"%s\" is listed twice", json_string_value(t));
+        else if (!(p->types[p->ntypes++] = strdup(json_string_value(t))))
+            rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+        pop(r);
+    }
+    pop(r);
+    return rc;
+}
+
+/* Everything but format and version. */
+static int read_body(reader *r, json_t *root)
+{
+    tg_profile *p = r->p;
+    json_t *partial = json_object_get(root, "partial");
+    if (partial && !json_is_boolean(partial)) {
+        push_key(r, "partial");
+        int rc = bad(r, "must be true or false");
+        pop(r);
+        return rc;
+    }
+    p->partial = json_is_true(partial);
+    int rc = str_member(r, root, "mpi_library", 1, &p->mpi_library);
+    if (!rc)
+        rc = int_member(r, root, "world_size", 1, TG_TASKS_MAX,
+                        &p->world_size);
+    if (!rc)
+        rc = read_types(r, root);
+    if (rc)
+        return rc;
+    size_t n = (size_t)p->world_size;
+    p->ranks = calloc(n, sizeof *p->ranks);
+    r->seen = calloc(n, sizeof *r->seen);
+    r->seen2 = calloc(n, sizeof *r->seen2);
+    r->entry = calloc(n, sizeof *r->entry);
+    if (!p->ranks || !r->seen || !r->seen2 || !r->entry)
+        return tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    json_t *a = array_member(r, root, "ranks", "rank objects");
+    if (!a)
+        return TG_EPARSE;
+    for (size_t i = 0; i < json_array_size(a) && !rc; i++) {
+        push_index(r, i);
+        rc = read_rank(r, json_array_get(a, i), i);
+        pop(r);
+    }
+    pop(r);
+    if (rc || !(a = array_member(r, root, "communicators",
+                                 "communicator objects")))
+        return rc ? rc : TG_EPARSE;
+    p->ncomms = (int)json_array_size(a);
+    p->comms = calloc((size_t)p->ncomms + 1, sizeof *p->comms);
+    if (!p->comms)
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    for (int i = 0; i < p->ncomms && !rc; i++) {
+        push_index(r, (size_t)i);
+        rc = read_comm(r, json_array_get(a, (size_t)i), &p->comms[i]);
+        pop(r);
+    }
+    pop(r);
+    return rc;
+}
+
+static int read_root(reader *r, json_t *root)
+{
+    const char *path = r->path;
+    if (!json_is_object(root))
+        return tg_error_set(r->err, TG_EPARSE, path, 0,
+                            "not a profile: the top level is not an object");
+    json_t *format = json_object_get(root, "format");
+    json_t *version = json_object_get(root, "version");
+    if (!json_is_string(format) ||
+        strcmp(json_string_value(format), TG_PROFILE_FORMAT) != 0)
+        return tg_error_set(r->err, TG_EPARSE, path, 0,
+                            "not a profile: \"format\" must be \"%s\"",
+                            TG_PROFILE_FORMAT);
+    if (!json_is_integer(version))
+        return tg_error_set(r->err, TG_EPARSE, path, 0,
+                            "\"version\" must be an integer");
+    if (json_integer_value(version) != TG_PROFILE_VERSION)
+        return tg_error_set(r->err, TG_EPARSE, path, 0,
+                            "profile format version %lld, this taskgraph "
+                            "reads version %d",
+                            (long long)json_integer_value(version),
+                            TG_PROFILE_VERSION);
+    return read_body(r, root);
+}
+
+int tg_profile_read(const char *path, tg_profile **out, tg_error *err)
+{
+    tg_text t;
+    int rc = tg_text_load(&t, path, err);
+    if (rc)
+        return rc;
+    json_error_t jerr;
+    json_t *root = json_loadb(t.buf, t.len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        tg_text_free(&t);
+        return tg_error_set(err, TG_EPARSE, path, jerr.line > 0 ? jerr.line : 0,
+                            "%s", jerr.text);
+    }
+    reader r = {.path = path, .text = &t, .err = err};
+    r.p = calloc(1, sizeof *r.p);
+    rc = r.p ? read_root(&r, root)
+             : tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    json_decref(root);
+    tg_text_free(&t);
+    free(r.seen);
+    free(r.seen2);
+    free(r.entry);
+    if (rc) {
+        tg_profile_free(r.p);
+        return rc;
+    }
+    *out = r.p;
+    return 0;
+}

@@ -1,0 +1,133 @@
+/* profile_write.c: writing a profile in the layout of libcommprof's
+ * writer (libcommprof/writer.c): the same members in the same order, one
+ * rank and one collective record per line, so that a merged profile is
+ * the very text a run that reached MPI_Finalize writes, and every tool
+ * reads both. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "profile_internal.h"
+#include "tg_internal.h"
+
+/* A JSON string, escaped as libcommprof escapes it. */
+static void put_str(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(fp, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(fp, "\\u%04x", ch);
+        else
+            fputc(ch, fp);
+    }
+    fputc('"', fp);
+}
+
+static void put_row(FILE *fp, const tg_prof_row *row, int n)
+{
+    fputc('[', fp);
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%s[%d, %" PRIu64 ", %" PRIu64 "]", i ? ", " : "",
+                row[i].peer, row[i].bytes, row[i].count);
+    fputc(']', fp);
+}
+
+static void put_rank(FILE *fp, const tg_profile *p, int r)
+{
+    const tg_prof_rank *rk = &p->ranks[r];
+    fprintf(fp, "    {\"rank\": %d, \"host\": ", r);
+    put_str(fp, rk->host);
+    fprintf(fp, ", \"local_rank\": %d, \"cpus\": ", rk->local_rank);
+    put_str(fp, rk->cpus);
+    fprintf(fp, ", \"wall_ns\": %" PRIu64 ", \"mpi_ns\": %" PRIu64
+                ",\n     \"types\": {", rk->wall_ns, rk->mpi_ns);
+    int first = 1;
+    for (int t = 0; t < p->ntypes; t++)
+        if (rk->calls[t] || rk->ns[t]) {
+            fprintf(fp, "%s", first ? "" : ", ");
+            put_str(fp, p->types[t]);
+            fprintf(fp, ": {\"ns\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
+                    rk->ns[t], rk->calls[t]);
+            first = 0;
+        }
+    fprintf(fp, "},\n     \"sent\": ");
+    put_row(fp, rk->sent, rk->nsent);
+    fprintf(fp, ",\n     \"received\": ");
+    put_row(fp, rk->received, rk->nreceived);
+    fprintf(fp, ",\n     \"rma\": ");
+    put_row(fp, rk->rma, rk->nrma);
+    fputc('}', fp);
+}
+
+static void put_group(FILE *fp, const int *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%s%d", i ? ", " : "", g[i]);
+}
+
+static void put_comm(FILE *fp, const tg_profile *p, const tg_prof_comm *c,
+                     int id)
+{
+    fprintf(fp, "    {\"id\": %d, \"size\": %d, \"members\": [", id, c->size);
+    put_group(fp, c->members, c->size);
+    fputc(']', fp);
+    if (c->remote_size) {
+        fprintf(fp, ", \"remote\": [");
+        put_group(fp, c->remote, c->remote_size);
+        fputc(']', fp);
+    }
+    fprintf(fp, ",\n     \"collectives\": [");
+    for (int i = 0; i < c->ncolls; i++) {
+        const tg_prof_coll *k = &c->colls[i];
+        fprintf(fp, "%s\n       {\"rank\": %d, \"type\": ", i ? "," : "",
+                k->rank);
+        put_str(fp, p->types[k->type]);
+        fprintf(fp, ", \"calls\": %" PRIu64 ", \"bytes\": %" PRIu64
+                    ", \"ns\": %" PRIu64, k->calls, k->bytes, k->ns);
+        if (k->npeers) {
+            fprintf(fp, ", \"peers\": [");
+            for (int j = 0; j < k->npeers; j++)
+                fprintf(fp, "%s[%d, %" PRIu64 "]", j ? ", " : "",
+                        k->peers[j].index, k->peers[j].bytes);
+            fputc(']', fp);
+        }
+        fputc('}', fp);
+    }
+    fprintf(fp, "\n     ]}");
+}
+
+int tg_profile_write(const char *path, const tg_profile *p, tg_error *err)
+{
+    tg_out o;
+    int rc = tg_out_open(&o, path, err);
+    if (rc)
+        return rc;
+    FILE *fp = o.fp;
+    fprintf(fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n",
+            TG_PROFILE_FORMAT, TG_PROFILE_VERSION);
+    if (p->partial)
+        fprintf(fp, "  \"partial\": true,\n");
+    fprintf(fp, "  \"mpi_library\": ");
+    put_str(fp, p->mpi_library ? p->mpi_library : "");
+    fprintf(fp, ",\n  \"world_size\": %d,\n  \"types\": [", p->world_size);
+    for (int t = 0; t < p->ntypes; t++) {
+        fprintf(fp, "%s", t ? ", " : "");
+        put_str(fp, p->types[t]);
+    }
+    fprintf(fp, "],\n  \"ranks\": [\n");
+    int left = p->nranks;
+    for (int r = 0; r < p->world_size; r++)
+        if (p->ranks[r].present) {
+            put_rank(fp, p, r);
+            fprintf(fp, "%s\n", --left ? "," : "");
+        }
+    fprintf(fp, "  ],\n  \"communicators\": [");
+    for (int c = 0; c < p->ncomms; c++) {
+        fprintf(fp, "%s\n", c ? "," : "");
+        put_comm(fp, p, &p->comms[c], c);
+    }
+    fprintf(fp, "\n  ]\n}\n");
+    return tg_out_commit(&o, err);
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# taskgraph info, matrix and merge on profiles: exact output on the
+# hand-written tests/data/profile_4.json and its per-rank partial files;
+# bad input (a clear message, a non-zero exit, nothing written); and a
+# profile of tests/mpi/pattern made under mpirun with libcommprof, which
+# tests/commprof_check.py checks against the known pattern and whose
+# matrices and merge must agree with it.
+. "$TOPOMAP_SRCDIR/tests/lib.sh"
+tg=$TASKGRAPH
+d=$TOPOMAP_DATA
+p4=$d/profile_4.json
+
+# The last command's stdout is exactly the text on stdin.
+same_output() {
+  checks=$((checks + 1))
+  diff -u - "$work/out" > "$work/diff" || { fail "output differs:"; cat "$work/diff"; }
+}
+
+same_file() { # same_file A B
+  checks=$((checks + 1))
+  cmp -s "$1" "$2" || { fail "$1 differs from $2"; diff "$1" "$2" | head; }
+}
+
+# ------------------------------------------------------------------ info
+expect_ok $tg info "$p4"
+same_output <<EOF
+file         $p4 (profile, format version 1)
+mpi library  Open MPI v4.1.4, fixture
+world size   4
+ranks        4 of 4
+hosts        2: n0 (2 ranks), n1 (2 ranks)
+wall time    1.100000 s (longest rank)
+mpi time     1.347000 s (all ranks together)
+
+type                    share     time (s)        calls            bytes  communicator sizes
+p2p                    55.68%     0.750000           27             8157  -
+allreduce              29.70%     0.400000            4              320  4
+alltoall                7.42%     0.100000            4              128  2
+bcast                   3.71%     0.050000            4               30  4
+scatter                 2.97%     0.040000            1               24  4
+rma                     0.52%     0.007000            4               72  -
+EOF
+# A partial file is a profile too.
+expect_ok $tg info "$p4.rank1"
+expect_output "ranks        1 of 4, a partial profile"
+expect_output "hosts        1: n0 (1 rank)"
+
+# ---------------------------------------------------------------- matrix
+expect_ok $tg matrix "$p4" --type p2p
+same_output <<EOF
+0 1 4000 4
+0 2 100 1
+1 0 4000 4
+2 1 0 3
+3 0 50 2
+3 2 7 1
+EOF
+# Rank 2 did not record rank 3's 7 bytes.
+expect_ok $tg matrix --received --type p2p "$p4"
+same_output <<EOF
+0 1 4000 4
+0 2 100 1
+1 0 4000 4
+2 1 0 3
+3 0 50 2
+EOF
+expect_ok $tg matrix "$p4" --type rma
+printf '0 3 64 2\n3 0 8 1\n' | same_output
+expect_ok $tg matrix "$p4" --type alltoall
+printf '0 0 64 2\n2 2 64 2\n' | same_output
+expect_ok $tg matrix "$p4" --type bcast
+printf '1 0 30 1\n1 2 30 1\n1 3 30 1\n' | same_output
+expect_ok $tg matrix "$p4" --type scatter
+printf '0 2 12 1\n0 3 12 1\n' | same_output
+expect_ok $tg matrix "$p4" --type gather
+same_output < /dev/null
+expect_ok $tg matrix --help
+expect_output "usage: taskgraph matrix PROFILE --type T [--received]"
+
+expect_fail 2 "which type? give --type" $tg matrix "$p4"
+expect_fail 2 "no profile given" $tg matrix --type p2p
+expect_fail 2 "$p4 lists no type 'neighbor_alltoall' (it has: p2p, barrier," \
+  $tg matrix "$p4" --type neighbor_alltoall
+expect_fail 2 "--received is for --type p2p only" $tg matrix "$p4" --type rma --received
+expect_fail 2 "unknown option '--bogus'" $tg matrix "$p4" --type p2p --bogus
+
+# ------------------------------------------------------------- bad input
+for cmd in "matrix --type p2p" info; do
+  expect_fail 1 "taskgraph: $d/profile_bad_version.json: profile format version 2, this taskgraph reads version 1" \
+    $tg $cmd "$d/profile_bad_version.json"
+  expect_fail 1 "taskgraph: $d/profile_truncated.json:21: ']' expected near end of file" \
+    $tg $cmd "$d/profile_truncated.json"
+  expect_fail 1 "taskgraph: $d/profile_rank_range.json:25: ranks[3].sent[1][0]: rank 4 is outside 0..3" \
+    $tg $cmd "$d/profile_rank_range.json"
+  expect_fail 1 "taskgraph: $d/profile_member_type.json:13: ranks[1].wall_ns: must be a non-negative integer" \
+    $tg $cmd "$d/profile_member_type.json"
+done
+expect_fail 1 "taskgraph: $work/none.json: cannot open" $tg matrix "$work/none.json" --type p2p
+
+# ----------------------------------------------------------------- merge
+out=$work/merge
+mkdir -p "$out"
+# In any order: the profile written at MPI_Finalize, to the byte.
+expect_ok $tg merge "$p4.rank2" "$p4.rank0" "$p4.rank3" "$p4.rank1" -o "$out/all.json"
+expect_output "wrote $out/all.json: 4 of 4 ranks, 3 communicators"
+same_file "$out/all.json" "$p4"
+rm "$out/all.json"
+
+# A rank without a partial file: named, exit 1, nothing written.
+expect_fail 1 "taskgraph merge: no partial file for rank 3 (of 4); --allow-missing merges without them" \
+  $tg merge "$p4.rank0" "$p4.rank1" "$p4.rank2" -o "$out/m.json"
+expect_fail 1 "no partial file for ranks 0, 2-3 (of 4)" $tg merge "$p4.rank1" -o "$out/m.json"
+# Duplicate rank, another world size, a full profile: refused.
+expect_fail 1 "taskgraph: $p4.rank1: rank 1 is also in $p4.rank1" \
+  $tg merge "$p4.rank0" "$p4.rank1" "$p4.rank1" "$p4.rank2" "$p4.rank3" -o "$out/m.json"
+sed 's/"world_size": 4/"world_size": 8/' "$p4.rank3" > "$work/w8.rank3"
+expect_fail 1 "taskgraph: $work/w8.rank3: world_size 8, but $p4.rank0 has world_size 4" \
+  $tg merge "$p4.rank0" "$p4.rank1" "$p4.rank2" "$work/w8.rank3" -o "$out/m.json"
+expect_fail 1 "taskgraph: $p4: not a partial profile (no \"partial\": true)" \
+  $tg merge "$p4.rank0" "$p4" -o "$out/m.json"
+expect_fail 1 "taskgraph: $d/profile_truncated.json:21:" \
+  $tg merge "$p4.rank0" "$d/profile_truncated.json" -o "$out/m.json"
+# An output that cannot be written.
+expect_fail 1 "taskgraph: $work/nodir/m.json: cannot create" \
+  $tg merge "$p4.rank0" "$p4.rank1" "$p4.rank2" "$p4.rank3" -o "$work/nodir/m.json"
+expect_no_file "$work/nodir"
+checks=$((checks + 1)); [ "$(count_files "$out")" -eq 0 ] || { fail "files left by failed merges:"; ls -a "$out"; }
+# A failed merge leaves an existing output alone.
+echo keep > "$out/keep.json"
+expect_fail 1 "no partial file for rank 3" $tg merge "$p4.rank0" "$p4.rank1" "$p4.rank2" -o "$out/keep.json"
+checks=$((checks + 1)); [ "$(cat "$out/keep.json")" = keep ] || fail "a failed merge changed its output"
+rm "$out/keep.json"
+expect_fail 2 "no output file: give -o FILE" $tg merge "$p4.rank0"
+expect_fail 2 "no partial profiles given" $tg merge -o "$out/m.json"
+
+# --allow-missing: the ranks present, the missing ones still named.
+expect_fail 0 "no partial file for rank 2 (of 4); merged without them" \
+  $tg merge --allow-missing "$p4.rank3" "$p4.rank1" "$p4.rank0" -o "$out/three.json"
+expect_ok $tg info "$out/three.json"
+expect_output "ranks        3 of 4, missing 2"
+expect_ok $tg matrix "$out/three.json" --type alltoall
+printf '0 0 64 2\n' | same_output
+
+# ------------------------------------------- a profiled run of pattern.c
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+prof=$work/pattern.json
+expect_ok mpirun -np 4 -x LD_PRELOAD="$COMMPROF_LIB" -x COMMPROF_OUT="$prof" "$PATTERN"
+# The profile is the pattern (commprof_check.py holds the expected values)...
+expect_ok python3 "$TOPOMAP_SRCDIR/tests/commprof_check.py" pattern "$prof"
+# ... and the matrices are its rows, as Python's own JSON reader sees them.
+rows() { # rows PROFILE sent|received|rma|alltoallv: "src dst bytes count"
+  python3 - "$@" <<'PY'
+import json, sys
+prof, kind = json.load(open(sys.argv[1])), sys.argv[2]
+out = []
+if kind == "alltoallv":
+    for c in prof["communicators"]:
+        for k in c["collectives"]:
+            if k["type"] == kind:
+                out += [(k["rank"], c["members"][i], b, k["calls"]) for i, b in k["peers"]]
+else:
+    for rk in prof["ranks"]:
+        for peer, b, n in rk[kind]:
+            out.append((peer, rk["rank"], b, n) if kind == "received" else (rk["rank"], peer, b, n))
+for e in sorted(out):
+    print(*e)
+PY
+}
+for kind in sent received rma alltoallv; do
+  opt="--type $kind"
+  [ $kind = sent ] && opt="--type p2p"
+  [ $kind = received ] && opt="--type p2p --received"
+  expect_ok $tg matrix "$prof" $opt
+  checks=$((checks + 1))
+  [ -s "$work/out" ] || fail "empty $kind matrix"
+  rows "$prof" $kind | same_output
+done
+# Every message of the pattern was received: both views agree.
+expect_ok $tg matrix "$prof" --type p2p
+cp "$work/out" "$work/sent.txt"
+expect_ok $tg matrix "$prof" --type p2p --received
+same_output < "$work/sent.txt"
+
+# The partial files of every rank (made here per the partial-file rules:
+# one rank, its communicators with its own records) merge into the profile.
+python3 - "$prof" "$work/split.json" <<'PY'
+import json, sys
+prof = json.load(open(sys.argv[1]))
+for rk in prof["ranks"]:
+    comms = []
+    for c in prof["communicators"]:
+        recs = [k for k in c["collectives"] if k["rank"] == rk["rank"]]
+        if recs:
+            comms.append(dict({k: v for k, v in c.items() if k != "collectives"},
+                              id=len(comms), collectives=recs))
+    part = dict(prof, partial=True, ranks=[rk], communicators=comms)
+    json.dump(part, open(f"{sys.argv[2]}.rank{rk['rank']}", "w"))
+PY
+expect_ok $tg merge "$work"/split.json.rank* -o "$work/merged.json"
+same_file "$work/merged.json" "$prof"
+finish
