@@ -77,6 +77,18 @@ static int skip_value(scan *s)
     return 0;
 }
 
+/* Past the value at s->p and the comma after it; -1 if there is none. */
+static int skip_item(scan *s)
+{
+    if (skip_value(s))
+        return -1;
+    blanks(s);
+    if (!at(s, ','))
+        return -1;
+    s->p++;
+    return 0;
+}
+
 /* At an object: move to the value of member `key`; 0, or -1 if absent.
  * Keys are compared as written (the keys looked for need no escapes). */
 static int member(scan *s, const char *key)
@@ -101,12 +113,8 @@ static int member(scan *s, const char *key)
         blanks(s);
         if (match)
             return 0;
-        if (skip_value(s))
+        if (skip_item(s))
             return -1;
-        blanks(s);
-        if (!at(s, ','))
-            return -1;
-        s->p++;
     }
 }
 
@@ -117,14 +125,9 @@ static int element(scan *s, size_t index)
     if (!at(s, '['))
         return -1;
     s->p++;
-    for (size_t i = 0; i < index; i++) {
-        if (skip_value(s))
+    for (size_t i = 0; i < index; i++)
+        if (skip_item(s))
             return -1;
-        blanks(s);
-        if (!at(s, ','))
-            return -1;
-        s->p++;
-    }
     blanks(s);
     return s->p < s->end && *s->p != ']' ? 0 : -1;
 }
