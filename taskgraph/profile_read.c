@@ -4,7 +4,6 @@
  * per-world-rank stamp arrays to find repeated and foreign ranks in time
  * linear in the file.  A message about a value names its JSON path and
  * the line where it starts (profile_scan.c finds the line). */
-#include <inttypes.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
