@@ -1,21 +1,26 @@
-/* cli.c: argument and output helpers for the taskgraph command. */
+/* cli.c: argument and output helpers for the taskgraph command (also
+ * compiled into the greedymap command). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "config.h"
 
 const char *cli_name = "taskgraph";
 
 int cli_fail(const tg_error *err)
 {
     char buf[1200];
-    fprintf(stderr, "taskgraph: %s\n", tg_error_format(err, buf, sizeof buf));
+    /* The program's name: the first word of cli_name. */
+    fprintf(stderr, "%.*s: %s\n", (int)strcspn(cli_name, " "), cli_name,
+            tg_error_format(err, buf, sizeof buf));
     return CLI_EXIT_FAIL;
 }
 
@@ -28,6 +33,34 @@ int cli_usage_error(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, " (see '%s --help')\n", cli_name);
     return CLI_EXIT_USAGE;
+}
+
+int cli_main(const char *prog, const char *help, const cli_command *commands,
+             size_t n, int argc, char **argv)
+{
+    cli_name = prog;
+    if (argc < 2)
+        return cli_usage_error("no command given");
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        fputs(help, stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION);
+        return 0;
+    }
+    char names[256] = "";
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(argv[1], commands[i].name)) {
+            static char name[64];
+            snprintf(name, sizeof name, "%s %s", prog, commands[i].name);
+            cli_name = name;
+            return commands[i].run(argc - 1, argv + 1);
+        }
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                 i ? ", " : "", commands[i].name);
+    }
+    return cli_usage_error("unknown command '%s' (%s)", argv[1], names);
 }
 
 int cli_u64(const char *opt, const char *s, uint64_t min, uint64_t max,

@@ -3,12 +3,25 @@
 #ifndef TOPOMAP_TASKGRAPH_CLI_H
 #define TOPOMAP_TASKGRAPH_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "taskgraph.h"
 
 /* Exit codes: 1 for bad data or a failed operation, 2 for bad usage. */
 enum { CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
+
+/* A subcommand: its name and its main (argv[0] is the name). */
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} cli_command;
+
+/* main() of program `prog`: --help prints `help`, --version the version,
+ * else argv[1] names one of the n commands, which runs with cli_name set
+ * to "PROG COMMAND".  Returns the exit code. */
+int cli_main(const char *prog, const char *help, const cli_command *commands,
+             size_t n, int argc, char **argv);
 
 /* The running (sub)command's name for messages, e.g. "taskgraph gen";
  * its first word is the program's name. */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config.h"
 
 static const char main_help[] =
     "usage: taskgraph COMMAND [options]\n"
@@ -286,32 +285,10 @@ static int cmd_combine(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*run)(int, char **);
-    } commands[] = {{"gen", cmd_gen},
-                    {"convert", cmd_convert},
-                    {"info", cmd_info},
-                    {"combine", cmd_combine},
-                    {"matrix", cmd_matrix},
-                    {"merge", cmd_merge}};
-    if (argc < 2)
-        return cli_usage_error("no command given");
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        fputs(main_help, stdout);
-        return 0;
-    }
-    if (!strcmp(argv[1], "--version")) {
-        printf("taskgraph (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) {
-            static char name[64];
-            snprintf(name, sizeof name, "taskgraph %s", commands[i].name);
-            cli_name = name;
-            return commands[i].run(argc - 1, argv + 1);
-        }
-    return cli_usage_error("unknown command '%s' (gen, convert, info, "
-                           "combine, matrix, merge)", argv[1]);
+    static const cli_command commands[] = {
+        {"gen", cmd_gen},         {"convert", cmd_convert},
+        {"info", cmd_info},       {"combine", cmd_combine},
+        {"matrix", cmd_matrix},   {"merge", cmd_merge}};
+    return cli_main("taskgraph", main_help, commands,
+                    sizeof commands / sizeof commands[0], argc, argv);
 }
