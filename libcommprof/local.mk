@@ -11,6 +11,9 @@ libcommprof_libcommprof_la_SOURCES = \
 libcommprof_libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libcommprof_libcommprof_la_LIBADD = $(MPI_LIBS) $(PTHREAD_LIBS)
 libcommprof_libcommprof_la_LDFLAGS = -version-info 0:0:0
+# Wrappers of the Fortran bindings: fortran.def, expanded by fortran.c.
+libcommprof_libcommprof_la_SOURCES += libcommprof/fortran.def \
+	libcommprof/fortran.h libcommprof/fortran.c libcommprof/fortran_conv.c
 EXTRA_DIST += libcommprof/commprof.pc.in
 
 # MPI tests: a program with a known pattern, checked exactly.

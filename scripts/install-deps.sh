@@ -9,11 +9,13 @@ case "${1:-}" in
   *) echo "install-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 esac
 
-# Build: compilers, autotools, MPI, the libraries configure checks for.
+# Build: compilers, autotools, MPI, the libraries configure checks for;
+# gfortran, which mpifort runs (libopenmpi-dev pulls in only gfortran-12),
+# for the test of libcommprof's Fortran wrappers.
 # Tests: check (unit tests), metis (graphchk), scotch (gtst, gmap), hwloc tools.
 PACKAGES=(
   build-essential autoconf automake libtool pkg-config
-  openmpi-bin libopenmpi-dev
+  openmpi-bin libopenmpi-dev gfortran
   libmetis-dev metis
   libhwloc-dev hwloc-nox
   libjansson-dev

@@ -11,6 +11,7 @@ AM_TESTS_ENVIRONMENT = \
 	SCOTCH_GCV='$(SCOTCH_GCV)'; \
 	COMMPROF_LIB='$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
 	PATTERN='$(abs_top_builddir)/tests/mpi/pattern'; \
+	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
 	COMMPROF_RUN='$(abs_top_builddir)/scripts/commprof-run'; export COMMPROF_RUN; \
 	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
 	SCOTCH_GTST SCOTCH_GCV COMMPROF_LIB PATTERN;
@@ -57,3 +58,22 @@ EXTRA_DIST += tests/cli_commprof_run.sh
 
 TESTS += tests/cli_greedymap.sh
 EXTRA_DIST += tests/cli_greedymap.sh
+
+# libcommprof's Fortran wrappers: tests/mpi/pattern_f.F90 built by mpifort
+# with `use mpi` and with `use mpi_f08` when configure found a working one;
+# else PATTERN_F is empty and fortran_pattern.sh reports itself skipped.
+if HAVE_MPIFORT
+check_SCRIPTS += tests/mpi/pattern_f tests/mpi/pattern_f08
+PATTERN_F = $(abs_top_builddir)/tests/mpi/pattern_f
+PATTERN_F08 = $(abs_top_builddir)/tests/mpi/pattern_f08
+else
+PATTERN_F =
+PATTERN_F08 =
+endif
+tests/mpi/pattern_f: tests/mpi/pattern_f.F90
+	$(AM_V_GEN)$(MKDIR_P) tests/mpi && $(MPIFORT) -Wall -o $@ $(srcdir)/tests/mpi/pattern_f.F90
+tests/mpi/pattern_f08: tests/mpi/pattern_f.F90
+	$(AM_V_GEN)$(MKDIR_P) tests/mpi && $(MPIFORT) -Wall -DF08 -o $@ $(srcdir)/tests/mpi/pattern_f.F90
+CLEANFILES += tests/mpi/pattern_f tests/mpi/pattern_f08
+TESTS += tests/fortran_pattern.sh
+EXTRA_DIST += tests/fortran_pattern.sh tests/mpi/pattern_f.F90
