@@ -148,4 +148,51 @@ int gm_dragonfly_links(const gm_network *net);
 /* Placement (placement.c). */
 int gm_place_nodes(gm_machine *m, const char *positions, tg_error *err);
 
+/* ------------------------------------------------------------ GreedyMap */
+
+/* A task graph in METIS's 32-bit CSR (metisgraph.c): the same arcs, each
+ * weight divided by `scale` (rounded, at least 1) so that METIS's sums fit
+ * in 32 bits.  TG_EOVERFLOW when the graph has too many arcs for METIS. */
+typedef struct gm_metis_graph {
+    int32_t n;
+    int32_t *xadj, *adjncy, *adjwgt;
+    uint64_t scale;
+} gm_metis_graph;
+
+int gm_metis_graph_make(const tg_graph *g, gm_metis_graph *out,
+                        tg_error *err);
+void gm_metis_graph_free(gm_metis_graph *mg);
+
+/* Task orders with files of their own (order_gpart.c, order_file.c). */
+int gm_order_gpart(const tg_graph *g, const gm_machine *m, uint64_t seed,
+                   int *order, tg_error *err);
+int gm_order_file(const char *path, int n, int *order, tg_error *err);
+
+/* Configurations (config.c): TG_EINVAL naming the bad field; and the
+ * number of nodes a delta stands for on a machine of `nodes` nodes. */
+int gm_config_check(const gm_config *c, tg_error *err);
+int gm_delta_nodes(int delta, int nodes);
+
+/* Free slots per node and the nodes that still have some (greedy.c). */
+typedef struct gm_free {
+    int *left;  /* node -> free slots */
+    int *list;  /* the nodes with free slots, `count` of them */
+    int *where; /* node -> its index in list, -1 once full */
+    int count;
+} gm_free;
+
+/* The delta closest nodes with free slots (greedy_near.c). */
+typedef struct gm_near gm_near;
+
+/* delta: a node count (gm_delta_nodes); wrap: as in gm_shells_start. */
+int gm_near_new(const gm_machine *m, int delta, int wrap, gm_near **out,
+                tg_error *err);
+void gm_near_free(gm_near *nr);
+/* The min(delta, fr->count) nodes with free slots closest to `from`;
+ * *out stays valid until the next call or a change to fr. */
+int gm_near_find(gm_near *nr, int from, const gm_free *fr, const int **out);
+/* The distance the exploration goes by (without wrap when wrap is 0 on a
+ * torus). */
+int gm_near_distance(const gm_near *nr, int a, int b);
+
 #endif

@@ -75,6 +75,34 @@
  * machine node, its BFS distances to every network vertex: 2 bytes x
  * vertices x nodes (x 2 on fat-trees, for the up and down phases).
  *
+ * GreedyMap (papers/001, 4.4-4.5; gm_greedymap): tasks are placed one by
+ * one in the order of a task list.  The first task goes to node 0 (seed 0)
+ * or to a node drawn from the seed; that is the "last used node" n_l.
+ * With packNodeFirst a task stays on n_l while n_l has a free slot;
+ * otherwise the candidates are the Delta nodes with free slots closest to
+ * n_l (Delta = all, ceil(sqrt(nodes)) or a constant; found by a shells
+ * walk that skips full nodes, never a scan of all nodes on tori and
+ * meshes; Torus_Wrap = 0 explores a torus by its distances without wrap)
+ * and the task goes to the one of lowest cost.  Costs depend only on the
+ * task's already placed neighbours: hop-bytes; max hop-bytes (the largest
+ * per-task hop-bytes after the placement, then hop-bytes); max link load
+ * (the largest link load after routing the task's bytes from the
+ * candidate to its placed neighbours' nodes with least-loaded routes,
+ * then hop-bytes).  Ties: with seed 0, the tied node closest to n_l, then
+ * the lowest id (no randomness at all); with any other seed a random tied
+ * node, weighted by its free slots (= a random processor among the tied
+ * ones).  A node's slots fill from 0 up.  Same configuration and seed,
+ * same mapping, bit for bit.
+ * Task lists: OO (ids); BFS, BFS-DFS and RCM per connected component
+ * (components by lowest id) from a George-Liu pseudo-peripheral task; BFS
+ * visits neighbours in id order; BFS-DFS follows the heaviest edge to an
+ * unvisited neighbour (ties: lowest id) and, when stuck, restarts from the
+ * oldest discovered task not yet placed; RCM is Cuthill-McKee (neighbours
+ * by increasing degree, then id) reversed per component.  GPART: a METIS
+ * k-way partition into one part per node with part sizes exactly the
+ * tasks each node will hold (gm_partition), parts in node order, ids
+ * ascending inside a part.  FILE: one task id per line.
+ *
  * Errors: as in taskgraph.h, functions return 0 or a negative TG_E* code
  * and fill a tg_error that names the file and line where there is one.
  */
@@ -224,6 +252,18 @@ uint64_t gm_loads_get(const gm_loads *l, int link);
 uint64_t gm_loads_max(const gm_loads *l, int *link);
 /* 1 when some addition saturated. */
 int gm_loads_saturated(const gm_loads *l);
+/* The cost of adding flows without adding them: the largest load that the
+ * links of their routes would carry after gm_loads_add(l, a[i], b[i], w[i],
+ * policy) for i = 0 .. k-1 in order (0 when no flow leaves its node).
+ * Nothing changes.  TG_ENOMEM only (its undo log grows on demand). */
+int gm_loads_peek(gm_loads *l, const int *a, const int *b,
+                  const uint64_t *w, int k, gm_route_policy policy,
+                  uint64_t *max, tg_error *err);
+/* The commit that goes with gm_loads_peek: gm_loads_add for each flow in
+ * order; returns the largest load on their routes afterwards. */
+uint64_t gm_loads_add_flows(gm_loads *l, const int *a, const int *b,
+                            const uint64_t *w, int k,
+                            gm_route_policy policy);
 
 /* ---------------------------------------------------------------- shells */
 
@@ -316,6 +356,79 @@ enum {
 int gm_evaluate(const tg_graph *g, const gm_machine *m, const gm_place *map,
                 unsigned flags, uint64_t *task_hop_bytes, gm_metrics *out,
                 tg_error *err);
+
+/* ------------------------------------------------------------- GreedyMap */
+
+/* Task lists (papers/001, 4.5; details at the top of this file). */
+typedef enum gm_order {
+    GM_ORDER_OO = 0, /* original order */
+    GM_ORDER_BFS,    /* breadth-first from a pseudo-peripheral task */
+    GM_ORDER_BFSDFS, /* depth-first along paths, breadth-first when stuck */
+    GM_ORDER_GPART,  /* METIS k-way parts, one per node, consecutive */
+    GM_ORDER_RCM,    /* reverse Cuthill-McKee */
+    GM_ORDER_FILE    /* one task id per line of a file */
+} gm_order;
+
+/* What GreedyMap minimises when it picks a node. */
+typedef enum gm_cost {
+    GM_COST_HOPBYTES = 0, /* hop-bytes of the task to its placed neighbours */
+    GM_COST_MAXHOPBYTES,  /* the largest per-task hop-bytes, then hop-bytes */
+    GM_COST_MAXLINKLOAD   /* the largest link load, then hop-bytes */
+} gm_cost;
+
+/* delta: > 0 a constant number of nodes, or one of these. */
+#define GM_DELTA_ALL 0
+#define GM_DELTA_SQRT (-1) /* ceil(sqrt(nodes)) */
+
+/* A configuration of GreedyMap (papers/001, 4.5) plus a seed. */
+typedef struct gm_config {
+    gm_order order;
+    int delta;              /* > 0, GM_DELTA_ALL or GM_DELTA_SQRT */
+    int pack;               /* packNodeFirst: 0 or 1 */
+    gm_cost cost;
+    int wrap;               /* Torus_Wrap: 0 or 1 (ignored off tori) */
+    uint64_t seed;
+    const char *order_file; /* GM_ORDER_FILE only; caller keeps it alive */
+} gm_config;
+
+/* Parse "order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,seed=7": any
+ * subset of the keys, each at most once, defaults order=oo, delta=all,
+ * pack=1, cost=hopbytes, wrap=1, seed=0.  order is oo, bfs, bfsdfs, gpart,
+ * rcm or file:PATH, where PATH runs to the end of the text (so
+ * order=file:PATH comes last) and out->order_file points into text (keep
+ * text alive).  delta is all, sqrt or a positive integer; cost is
+ * hopbytes, maxhopbytes or maxlinkload.  Errors (TG_EINVAL) quote the
+ * text and name the bad item. */
+int gm_config_parse(const char *text, gm_config *out, tg_error *err);
+/* The canonical text of a configuration, every key, in the order of
+ * gm_config_parse's description except that order=file:PATH comes last;
+ * gm_config_parse reads it back to the same configuration.  Truncated to
+ * size; returns buf. */
+const char *gm_config_format(const gm_config *c, char *buf, size_t size);
+/* The standard portfolio for this machine (< 100 entries, seed 0, wrap=0
+ * variants only on tori with a wrapping dimension), fastest first; *out is
+ * malloc'd. */
+int gm_configurations(const gm_machine *m, gm_config **out, int *n,
+                      tg_error *err);
+
+/* The task list of a configuration: order[i] = the i-th task to place
+ * (g->n entries).  m is used by GPART only (part sizes); seed by GPART
+ * only (METIS's seed).  FILE errors name the file and line. */
+int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
+                  int *order, tg_error *err);
+/* GPART's partition: part[t] = the node whose part holds task t (g->n
+ * entries).  Node i's part holds exactly as many tasks as node i will
+ * hold: its slots, or, with fewer tasks than slots, nodes filled in node
+ * order until the tasks run out (later nodes get none).  METIS k-way with
+ * these target sizes, seeded with seed, then rebalanced to the exact
+ * sizes by moving the tasks whose move adds least to the cut. */
+int gm_partition(const tg_graph *g, const gm_machine *m, uint64_t seed,
+                 int *part, tg_error *err);
+/* Algorithm 1 of papers/001: map all g->n tasks (g->n <= total slots)
+ * into map[g->n].  The same configuration and seed give the same mapping
+ * bit for bit. */
+int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
+                 gm_place *map, tg_error *err);
 
 #ifdef __cplusplus
 }

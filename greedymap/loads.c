@@ -16,6 +16,10 @@ struct gm_loads {
     int norders;    /* torus candidates */
     int orders[MAX_ORDERS][GM_MAX_DIMS];
     int saturated;
+    /* gm_loads_peek's undo log: links and their loads before the peek */
+    int *ulink;
+    uint64_t *uold;
+    size_t ucap;
 };
 
 /* Next permutation in lexicographic order; 0 after the last. */
@@ -88,6 +92,8 @@ void gm_loads_free(gm_loads *l)
     free(l->load);
     free(l->buf);
     free(l->best);
+    free(l->ulink);
+    free(l->uold);
     free(l);
 }
 
@@ -124,11 +130,9 @@ static int torus_least_loaded(gm_loads *l, int a, int b)
     return len;
 }
 
-uint64_t gm_loads_add(gm_loads *l, int a, int b, uint64_t w,
-                      gm_route_policy policy)
+/* The route a -> b under `policy` in l->best; returns its length. */
+static int choose_route(gm_loads *l, int a, int b, gm_route_policy policy)
 {
-    if (a == b)
-        return 0;
     const gm_machine *m = l->m;
     int len;
     if (policy == GM_ROUTE_LEAST_LOADED && m->net->kind == GM_NET_TORUS)
@@ -137,8 +141,14 @@ uint64_t gm_loads_add(gm_loads *l, int a, int b, uint64_t w,
         len = gm_explicit_route(m, a, b, l->best, l->cap, l->load);
     else
         len = gm_route(m, a, b, l->best, l->cap);
+    return len < l->cap ? len : l->cap;
+}
+
+/* Add w to the links of l->best[0 .. len-1]; the largest load after. */
+static uint64_t charge(gm_loads *l, int len, uint64_t w)
+{
     uint64_t mx = 0;
-    for (int i = 0; i < len && i < l->cap; i++) {
+    for (int i = 0; i < len; i++) {
         uint64_t *x = &l->load[l->best[i]];
         if (*x > UINT64_MAX - w) {
             *x = UINT64_MAX;
@@ -150,6 +160,80 @@ uint64_t gm_loads_add(gm_loads *l, int a, int b, uint64_t w,
             mx = *x;
     }
     return mx;
+}
+
+uint64_t gm_loads_add(gm_loads *l, int a, int b, uint64_t w,
+                      gm_route_policy policy)
+{
+    if (a == b)
+        return 0;
+    return charge(l, choose_route(l, a, b, policy), w);
+}
+
+uint64_t gm_loads_add_flows(gm_loads *l, const int *a, const int *b,
+                            const uint64_t *w, int k,
+                            gm_route_policy policy)
+{
+    uint64_t mx = 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t x = gm_loads_add(l, a[i], b[i], w[i], policy);
+        if (x > mx)
+            mx = x;
+    }
+    return mx;
+}
+
+/* Room for n more entries in the undo log. */
+static int undo_reserve(gm_loads *l, size_t n)
+{
+    if (n <= l->ucap)
+        return 0;
+    size_t cap = l->ucap ? l->ucap : 64;
+    while (cap < n)
+        cap *= 2;
+    int *nl = realloc(l->ulink, cap * sizeof *nl);
+    if (nl)
+        l->ulink = nl;
+    uint64_t *no = nl ? realloc(l->uold, cap * sizeof *no) : NULL;
+    if (!no)
+        return TG_ENOMEM;
+    l->uold = no;
+    l->ucap = cap;
+    return 0;
+}
+
+int gm_loads_peek(gm_loads *l, const int *a, const int *b,
+                  const uint64_t *w, int k, gm_route_policy policy,
+                  uint64_t *max, tg_error *err)
+{
+    /* Add for real, so that least-loaded choices see the earlier flows as
+     * gm_loads_add_flows would, logging every old value; then undo. */
+    size_t used = 0;
+    int saturated = l->saturated, rc = 0;
+    uint64_t mx = 0;
+    for (int i = 0; i < k && !rc; i++) {
+        if (a[i] == b[i])
+            continue;
+        int len = choose_route(l, a[i], b[i], policy);
+        rc = undo_reserve(l, used + (size_t)len);
+        if (rc)
+            break;
+        for (int j = 0; j < len; j++) {
+            l->ulink[used + (size_t)j] = l->best[j];
+            l->uold[used + (size_t)j] = l->load[l->best[j]];
+        }
+        used += (size_t)len;
+        uint64_t x = charge(l, len, w[i]);
+        if (x > mx)
+            mx = x;
+    }
+    while (used > 0) {
+        used--;
+        l->load[l->ulink[used]] = l->uold[used];
+    }
+    l->saturated = saturated;
+    *max = mx;
+    return rc ? tg_error_set(err, rc, NULL, 0, "out of memory") : 0;
 }
 
 uint64_t gm_loads_get(const gm_loads *l, int link)

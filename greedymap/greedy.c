@@ -1,0 +1,383 @@
+/* greedy.c: GreedyMap, Algorithm 1 of papers/001 (4.4).
+ *
+ * Tasks are placed one by one in the order of the configuration's task
+ * list.  The first task goes to node 0 when the seed is 0, else to a node
+ * drawn uniformly from the seed (the "last used node" n_l of line 3 then
+ * starts there).  Each later task t goes:
+ *   - with packNodeFirst, to n_l while n_l has a free slot;
+ *   - else to one of the Delta nodes with free slots closest to n_l
+ *     (greedy_near.c), the one of lowest cost.
+ * Ties (line 10, "a random processor from K").  All slots of a node cost
+ * the same, so with a seed other than 0 a node is drawn among the nodes
+ * tied at the lowest cost with probability proportional to their free
+ * slots, which is a uniform draw among their processors.  Seed 0 draws
+ * nothing: it takes the tied node closest to n_l, then the lowest id.
+ * That deterministic member keeps regular structure that random ties
+ * break up: OO on a 16^4 lattice onto a 16^3 torus with 16 slots reaches
+ * the optimum (every lattice line on one node, every other edge one hop)
+ * with seed 0, while random ties land near 3.5 times its hop-bytes.
+ * Inside a node a task takes the lowest free slot: slots fill 0, 1, 2...
+ *
+ * The cost of putting t on node n depends only on t's neighbours already
+ * placed (P), which are gathered once per task and grouped by node:
+ *   hopbytes     h(t, n) = sum over u in P of w(t,u) x distance(n, S(u)).
+ *   maxhopbytes  the largest per-task hop-bytes of the partial solution
+ *                after the placement: max(current maximum, h(t, n),
+ *                max over u in P of hopbytes(u) + w(t,u) x distance),
+ *                running hop-bytes being kept per task; equal maxima are
+ *                then told apart by h(t, n).
+ *   maxlinkload  the largest link load after routing, from n, one flow per
+ *                node of P carrying t's bytes to the tasks there, with the
+ *                least-loaded routes of papers/001, 5.1 (gm_loads_peek;
+ *                the flows are committed the same way once t is placed);
+ *                equal loads are then told apart by h(t, n).
+ * Costs are exact (128-bit sums).  A task with no placed neighbour costs
+ * the same everywhere, so every candidate ties.  Distances are
+ * the network's own, also with Torus_Wrap = 0, which changes only which
+ * nodes are the Delta closest.
+ *
+ * Complexity (4.4.1), d = average degree: without packNodeFirst
+ * O(T Delta d) for the costs, plus finding candidates (greedy_near.c);
+ * with packNodeFirst and the hop-bytes cost O(T + N Delta d).  The two
+ * other costs keep per-task hop-bytes or link loads up to date at every
+ * placement, O(T d) more. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm_internal.h"
+
+typedef unsigned __int128 u128;
+
+/* A cost: key first, then tie. */
+typedef struct cost {
+    u128 key, tie;
+} cost;
+
+typedef struct greedy {
+    const tg_graph *g;
+    const gm_machine *m;
+    gm_cost kind;
+    int *node_of; /* task -> node, -1 while unplaced */
+    gm_free fr;
+    gm_near *near;
+    tg_rng rng;
+    /* t's placed neighbours (nb_*), grouped by node (grp_*) */
+    int nnb, ngrp;
+    int *nb_task, *nb_grp;
+    uint64_t *nb_w;
+    int *grp_node, *grp_dist, *grp_of; /* grp_of: node -> group, or -1 */
+    u128 *grp_w;
+    /* maxhopbytes: running hop-bytes per task and their maximum */
+    u128 *hb, hb_max;
+    /* maxlinkload: loads, their maximum, one flow per group */
+    gm_loads *loads;
+    uint64_t load_max;
+    int *fa, *fb;
+    uint64_t *fw;
+    int *tie; /* nodes tied at the lowest cost */
+    int fixed; /* seed 0: no randomness */
+} greedy;
+
+static void greedy_free(greedy *s)
+{
+    free(s->node_of);
+    free(s->fr.left);
+    free(s->fr.list);
+    free(s->fr.where);
+    gm_near_free(s->near);
+    free(s->nb_task);
+    free(s->nb_grp);
+    free(s->nb_w);
+    free(s->grp_node);
+    free(s->grp_dist);
+    free(s->grp_of);
+    free(s->grp_w);
+    free(s->hb);
+    gm_loads_free(s->loads);
+    free(s->fa);
+    free(s->fb);
+    free(s->fw);
+    free(s->tie);
+}
+
+static int greedy_init(greedy *s, const tg_graph *g, const gm_machine *m,
+                       const gm_config *c, tg_error *err)
+{
+    s->g = g;
+    s->m = m;
+    s->kind = c->cost;
+    s->fixed = c->seed == 0;
+    tg_rng_seed(&s->rng, c->seed);
+    int maxdeg = 0;
+    for (int t = 0; t < g->n; t++)
+        if (g->xadj[t + 1] - g->xadj[t] > maxdeg)
+            maxdeg = (int)(g->xadj[t + 1] - g->xadj[t]);
+    size_t n = (size_t)m->n, deg = (size_t)maxdeg + 1;
+    s->node_of = malloc(((size_t)g->n + 1) * sizeof *s->node_of);
+    s->fr.left = malloc(n * sizeof *s->fr.left);
+    s->fr.list = malloc(n * sizeof *s->fr.list);
+    s->fr.where = malloc(n * sizeof *s->fr.where);
+    s->nb_task = malloc(deg * sizeof *s->nb_task);
+    s->nb_grp = malloc(deg * sizeof *s->nb_grp);
+    s->nb_w = malloc(deg * sizeof *s->nb_w);
+    s->grp_node = malloc(deg * sizeof *s->grp_node);
+    s->grp_dist = malloc(deg * sizeof *s->grp_dist);
+    s->grp_w = malloc(deg * sizeof *s->grp_w);
+    s->grp_of = malloc(n * sizeof *s->grp_of);
+    s->tie = malloc(n * sizeof *s->tie);
+    int ok = s->node_of && s->fr.left && s->fr.list && s->fr.where &&
+             s->nb_task && s->nb_grp && s->nb_w && s->grp_node &&
+             s->grp_dist && s->grp_w && s->grp_of && s->tie;
+    if (ok && c->cost == GM_COST_MAXHOPBYTES) {
+        s->hb = calloc((size_t)g->n + 1, sizeof *s->hb);
+        ok = s->hb != NULL;
+    }
+    if (ok && c->cost == GM_COST_MAXLINKLOAD) {
+        s->fa = malloc(deg * sizeof *s->fa);
+        s->fb = malloc(deg * sizeof *s->fb);
+        s->fw = malloc(deg * sizeof *s->fw);
+        ok = s->fa && s->fb && s->fw;
+        if (ok) {
+            int rc = gm_loads_new(m, &s->loads, err);
+            if (rc)
+                return rc;
+        }
+    }
+    if (!ok)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    for (int t = 0; t < g->n; t++)
+        s->node_of[t] = -1;
+    for (int i = 0; i < m->n; i++) {
+        s->fr.left[i] = m->slots[i];
+        s->fr.list[i] = s->fr.where[i] = i;
+        s->grp_of[i] = -1;
+    }
+    s->fr.count = m->n;
+    return gm_near_new(m, gm_delta_nodes(c->delta, m->n), c->wrap,
+                       &s->near, err);
+}
+
+/* Gather t's placed neighbours, grouped by node. */
+static void gather(greedy *s, int t)
+{
+    const tg_graph *g = s->g;
+    s->nnb = s->ngrp = 0;
+    for (int64_t e = g->xadj[t]; e < g->xadj[t + 1]; e++) {
+        int u = g->adjncy[e], node = s->node_of[u];
+        if (node < 0)
+            continue;
+        int k = s->grp_of[node];
+        if (k < 0) {
+            k = s->grp_of[node] = s->ngrp++;
+            s->grp_node[k] = node;
+            s->grp_w[k] = 0;
+        }
+        s->grp_w[k] += g->adjwgt[e];
+        s->nb_task[s->nnb] = u;
+        s->nb_grp[s->nnb] = k;
+        s->nb_w[s->nnb++] = g->adjwgt[e];
+    }
+}
+
+static void ungather(greedy *s)
+{
+    for (int k = 0; k < s->ngrp; k++)
+        s->grp_of[s->grp_node[k]] = -1;
+    s->nnb = s->ngrp = 0;
+}
+
+/* h(t, n), leaving each group's distance to n in grp_dist. */
+static u128 hop_bytes_at(greedy *s, int n)
+{
+    u128 h = 0;
+    for (int k = 0; k < s->ngrp; k++) {
+        s->grp_dist[k] = gm_distance(s->m, n, s->grp_node[k]);
+        h += s->grp_w[k] * (unsigned)s->grp_dist[k];
+    }
+    return h;
+}
+
+/* One flow from n per group, its bytes stopping at UINT64_MAX. */
+static void flows_from(greedy *s, int n)
+{
+    for (int k = 0; k < s->ngrp; k++) {
+        s->fa[k] = n;
+        s->fb[k] = s->grp_node[k];
+        s->fw[k] = s->grp_w[k] > UINT64_MAX ? UINT64_MAX
+                                            : (uint64_t)s->grp_w[k];
+    }
+}
+
+static int cost_at(greedy *s, int n, cost *out, tg_error *err)
+{
+    u128 h = hop_bytes_at(s, n);
+    out->key = h;
+    out->tie = 0;
+    if (s->kind == GM_COST_MAXHOPBYTES) {
+        u128 mx = s->hb_max > h ? s->hb_max : h;
+        for (int i = 0; i < s->nnb; i++) {
+            u128 x = s->hb[s->nb_task[i]] +
+                     (u128)s->nb_w[i] * (unsigned)s->grp_dist[s->nb_grp[i]];
+            if (x > mx)
+                mx = x;
+        }
+        out->key = mx;
+        out->tie = h;
+    } else if (s->kind == GM_COST_MAXLINKLOAD) {
+        uint64_t x;
+        flows_from(s, n);
+        int rc = gm_loads_peek(s->loads, s->fa, s->fb, s->fw, s->ngrp,
+                               GM_ROUTE_LEAST_LOADED, &x, err);
+        if (rc)
+            return rc;
+        out->key = x > s->load_max ? x : s->load_max;
+        out->tie = h;
+    }
+    return 0;
+}
+
+static int cost_less(const cost *a, const cost *b)
+{
+    return a->key < b->key || (a->key == b->key && a->tie < b->tie);
+}
+
+/* Line 10: a node among the k tied ones.  Seed 0: the one closest to
+ * `last`, then the lowest id; other seeds: a random one, with probability
+ * proportional to its free slots. */
+static int draw(greedy *s, const int *nodes, int k, int last)
+{
+    if (k == 1)
+        return nodes[0];
+    if (s->fixed) {
+        int best = nodes[0], bd = gm_near_distance(s->near, last, best);
+        for (int i = 1; i < k; i++) {
+            int d = gm_near_distance(s->near, last, nodes[i]);
+            if (d < bd || (d == bd && nodes[i] < best)) {
+                bd = d;
+                best = nodes[i];
+            }
+        }
+        return best;
+    }
+    int64_t total = 0;
+    for (int i = 0; i < k; i++)
+        total += s->fr.left[nodes[i]];
+    int64_t r = (int64_t)(((u128)tg_rng_next(&s->rng) * (uint64_t)total) >>
+                          64);
+    int i = 0;
+    while (r >= s->fr.left[nodes[i]])
+        r -= s->fr.left[nodes[i++]];
+    return nodes[i];
+}
+
+/* Lines 8 and 10: the candidates near `last`, the lowest cost, a draw. */
+static int choose(greedy *s, int last, int *node, tg_error *err)
+{
+    const int *cand;
+    int k = gm_near_find(s->near, last, &s->fr, &cand);
+    if (s->nnb == 0) {
+        *node = draw(s, cand, k, last);
+        return 0;
+    }
+    cost best = {0, 0};
+    int nt = 0;
+    for (int i = 0; i < k; i++) {
+        cost x;
+        int rc = cost_at(s, cand[i], &x, err);
+        if (rc)
+            return rc;
+        if (nt == 0 || cost_less(&x, &best)) {
+            best = x;
+            nt = 0;
+        } else if (cost_less(&best, &x)) {
+            continue;
+        }
+        s->tie[nt++] = cand[i];
+    }
+    *node = draw(s, s->tie, nt, last);
+    return 0;
+}
+
+/* Put t on node n (its lowest free slot) and update what the cost keeps. */
+static void place(greedy *s, int t, int n, gm_place *map)
+{
+    map[t].node = n;
+    map[t].slot = s->m->slots[n] - s->fr.left[n];
+    s->node_of[t] = n;
+    if (--s->fr.left[n] == 0) {
+        int at = s->fr.where[n], moved = s->fr.list[--s->fr.count];
+        s->fr.list[at] = moved;
+        s->fr.where[moved] = at;
+        s->fr.where[n] = -1;
+    }
+    if (s->kind == GM_COST_MAXHOPBYTES) {
+        u128 h = hop_bytes_at(s, n);
+        s->hb[t] = h;
+        if (h > s->hb_max)
+            s->hb_max = h;
+        for (int i = 0; i < s->nnb; i++) {
+            u128 *x = &s->hb[s->nb_task[i]];
+            *x += (u128)s->nb_w[i] * (unsigned)s->grp_dist[s->nb_grp[i]];
+            if (*x > s->hb_max)
+                s->hb_max = *x;
+        }
+    } else if (s->kind == GM_COST_MAXLINKLOAD) {
+        flows_from(s, n);
+        uint64_t x = gm_loads_add_flows(s->loads, s->fa, s->fb, s->fw,
+                                        s->ngrp, GM_ROUTE_LEAST_LOADED);
+        if (x > s->load_max)
+            s->load_max = x;
+    }
+}
+
+static int run(greedy *s, const gm_config *c, const int *order,
+               gm_place *map, tg_error *err)
+{
+    const int n = s->m->n;
+    int last = c->seed ? (int)(((u128)tg_rng_next(&s->rng) * (unsigned)n) >>
+                               64)
+                       : 0;
+    for (int i = 0; i < s->g->n; i++) {
+        int t = order[i], node = last;
+        int pick = i > 0 && !(c->pack && s->fr.left[last] > 0);
+        if (pick || s->kind != GM_COST_HOPBYTES)
+            gather(s, t);
+        if (pick) {
+            int rc = choose(s, last, &node, err);
+            if (rc)
+                return rc;
+        }
+        place(s, t, node, map);
+        ungather(s);
+        last = node;
+    }
+    return 0;
+}
+
+int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
+                 gm_place *map, tg_error *err)
+{
+    int rc = gm_config_check(c, err);
+    if (rc)
+        return rc;
+    int64_t slots = gm_machine_total_slots(m);
+    if (g->n > slots)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "%d tasks do not fit on %lld slots", g->n,
+                            (long long)slots);
+    if (g->n == 0)
+        return 0;
+    int *order = malloc((size_t)g->n * sizeof *order);
+    if (!order)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    greedy s;
+    memset(&s, 0, sizeof s);
+    rc = gm_task_order(g, m, c, order, err);
+    if (!rc)
+        rc = greedy_init(&s, g, m, c, err);
+    if (!rc)
+        rc = run(&s, c, order, map, err);
+    greedy_free(&s);
+    free(order);
+    return rc;
+}

@@ -1,0 +1,765 @@
+/* test_greedy.c: GreedyMap (papers/001, Algorithm 1): task orders worked
+ * out by hand, GPART's part sizes, small mappings and hop-bytes computed
+ * by hand, the invariants of Algorithm 1 on random graphs over every
+ * network kind and every configuration of the portfolio, seeds, and the
+ * configuration strings. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greedymap.h"
+#include "testutil.h"
+
+static gm_machine *machine_on(int nodes, int slots, const char *spec)
+{
+    gm_machine *m;
+    tg_error err;
+    ck_assert_int_eq(gm_machine_uniform(nodes, slots, &m, &err), 0);
+    int rc = gm_machine_set_network_spec(m, spec, NULL, &err);
+    ck_assert_msg(rc == 0, "%s: %s", spec, err.text);
+    return m;
+}
+
+/* Nodes with the given slot counts, on `spec`. */
+static gm_machine *uneven_on(const int *slots, int n, const char *spec)
+{
+    gm_machine *m = gm_machine_new();
+    tg_error err;
+    char host[16];
+    for (int i = 0; i < n; i++) {
+        snprintf(host, sizeof host, "h%d", i);
+        ck_assert_int_eq(gm_machine_add_node(m, host, slots[i], &err), i);
+    }
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err), 0);
+    return m;
+}
+
+static gm_config config_of(const char *text)
+{
+    gm_config c;
+    tg_error err;
+    int rc = gm_config_parse(text, &c, &err);
+    ck_assert_msg(rc == 0, "%s: %s", text, err.text);
+    return c;
+}
+
+static void assert_order(const tg_graph *g, const char *config,
+                         const int *want)
+{
+    gm_config c = config_of(config);
+    int order[64];
+    tg_error err;
+    ck_assert_int_eq(gm_task_order(g, NULL, &c, order, &err), 0);
+    for (int i = 0; i < g->n; i++)
+        ck_assert_msg(order[i] == want[i], "%s: position %d is %d, not %d",
+                      config, i, order[i], want[i]);
+}
+
+static uint64_t hop_bytes_total(const tg_graph *g, const gm_machine *m,
+                                const gm_place *map)
+{
+    gm_metrics r;
+    tg_error err;
+    ck_assert_int_eq(gm_evaluate(g, m, map, GM_METRICS_NO_LOAD, NULL, &r,
+                                 &err),
+                     0);
+    return r.hop_bytes_total;
+}
+
+/* A random graph: each task gets up to `deg` edges to random others,
+ * weights 1 .. 5 (a small LCG, so the test is the same everywhere). */
+static tg_graph *random_graph(int n, int deg, unsigned seed)
+{
+    tg_builder *b = tg_builder_new(n);
+    tg_error err;
+    uint64_t x = seed * 2654435761u + 1;
+    for (int t = 0; t < n; t++)
+        for (int k = 0; k < deg; k++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            int u = (int)((x >> 33) % (uint64_t)n);
+            ck_assert_int_eq(tg_builder_add(b, t, u, 1 + (x >> 20) % 5,
+                                            &err),
+                             0);
+        }
+    tg_graph *g;
+    ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
+    tg_builder_free(b);
+    return g;
+}
+
+/* ---------------------------------------------------------------- orders */
+
+/* A comb: spine 0-1-2-3, teeth 0-4, 1-5, 2-6, 3-7. */
+static const int comb[][3] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {0, 4, 1},
+                              {1, 5, 1}, {2, 6, 1}, {3, 7, 1}};
+
+START_TEST(orders_of_a_comb)
+{
+    /* George-Liu from 0: depth 4, last level {7}; from 7 depth 5 > 4, last
+     * level {4}; from 4 depth 5, not deeper: the start is 7. */
+    tg_graph *g = tu_graph(8, 7, comb);
+    const int oo[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    assert_order(g, "order=oo", oo);
+    /* 7; 3; 2; 2's neighbours 1, 6; 1's 0, 5; 0's 4. */
+    const int bfs[] = {7, 3, 2, 1, 6, 0, 5, 4};
+    assert_order(g, "order=bfs", bfs);
+    /* Cuthill-McKee: 7, 3, 2, then 2's neighbours by degree (6 has 1, 1
+     * has 3), 1's by degree (5, then 0), 0's (4); reversed. */
+    const int rcm[] = {4, 0, 5, 1, 6, 2, 3, 7};
+    assert_order(g, "order=rcm", rcm);
+    /* Depth first 7, 3, 2, 1 (the lowest of the equal edges), 0, 4; then
+     * the oldest queued task not visited: 6, then 5. */
+    const int bfsdfs[] = {7, 3, 2, 1, 0, 4, 6, 5};
+    assert_order(g, "order=bfsdfs", bfsdfs);
+    tg_graph_free(g);
+
+    /* A heavy tooth 2-6 pulls the path there first; BFS ignores it. */
+    int heavy[7][3];
+    memcpy(heavy, comb, sizeof heavy);
+    heavy[5][2] = 5;
+    g = tu_graph(8, 7, (const int(*)[3])heavy);
+    const int bfsdfs2[] = {7, 3, 2, 6, 1, 0, 4, 5};
+    assert_order(g, "order=bfsdfs", bfsdfs2);
+    assert_order(g, "order=bfs", bfs);
+    tg_graph_free(g);
+}
+END_TEST
+
+START_TEST(orders_of_a_disconnected_graph)
+{
+    /* Components {0, 2}, {1, 3, 5} (1 in the middle), {4}, taken in the
+     * order of their lowest task.  {1, 3, 5} starts at 3: from 1 the depth
+     * is 1, from 3 it is 2. */
+    const int e[][3] = {{0, 2, 1}, {1, 3, 1}, {1, 5, 1}};
+    tg_graph *g = tu_graph(6, 3, e);
+    const int bfs[] = {0, 2, 3, 1, 5, 4};
+    assert_order(g, "order=bfs", bfs);
+    assert_order(g, "order=bfsdfs", bfs);
+    const int rcm[] = {2, 0, 5, 1, 3, 4};
+    assert_order(g, "order=rcm", rcm);
+    tg_graph_free(g);
+
+    /* No edges at all: every order is OO. */
+    g = tu_graph(5, 0, NULL);
+    const int oo[] = {0, 1, 2, 3, 4};
+    assert_order(g, "order=bfs", oo);
+    assert_order(g, "order=rcm", oo);
+    assert_order(g, "order=bfsdfs", oo);
+    tg_graph_free(g);
+}
+END_TEST
+
+START_TEST(file_order)
+{
+    const int e[][3] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}};
+    tg_graph *g = tu_graph(4, 3, e);
+    const char *path = tu_write("order.txt", "# a custom list\n2\n\n 0\n3 \n1\n");
+    char text[600];
+    snprintf(text, sizeof text, "order=file:%s", path);
+    const int want[] = {2, 0, 3, 1};
+    assert_order(g, text, want);
+
+    struct {
+        const char *body;
+        long line;
+        const char *msg;
+    } bad[] = {
+        {"0\n1\n2\n", 0, "task 3 is missing (3 of 4 tasks listed)"},
+        {"0\n1\n# x\n1\n2\n3\n", 4, "task 1 is listed twice (first on line 2)"},
+        {"0\n1\n4\n2\n3\n", 3, "task 4 is out of range: the graph has 4 tasks"},
+        {"0\n1 2\n3\n", 2, "expected one task id per line"},
+        {"0\nx\n", 2, "task id is not a non-negative integer: 'x'"},
+        {"0\n-1\n", 2, "task id is negative: '-1'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        path = tu_write("bad.txt", bad[i].body);
+        snprintf(text, sizeof text, "order=file:%s", path);
+        gm_config c = config_of(text);
+        int order[4];
+        tg_error err;
+        ck_assert_int_eq(gm_task_order(g, NULL, &c, order, &err), TG_EPARSE);
+        ck_assert_str_eq(err.source, path);
+        ck_assert_int_eq(err.line, bad[i].line);
+        ck_assert_str_eq(err.text, bad[i].msg);
+    }
+    gm_config c = config_of("order=file:/nonexistent/order");
+    int order[4];
+    tg_error err;
+    ck_assert_int_eq(gm_task_order(g, NULL, &c, order, &err), TG_EIO);
+    ck_assert_str_eq(err.source, "/nonexistent/order");
+    tg_graph_free(g);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- GPART */
+
+static void assert_part_sizes(const tg_graph *g, const gm_machine *m,
+                              uint64_t seed, const int *want)
+{
+    int *part = malloc((size_t)g->n * sizeof *part);
+    int *order = malloc((size_t)g->n * sizeof *order);
+    int size[16] = {0};
+    tg_error err;
+    int rc = gm_partition(g, m, seed, part, &err);
+    ck_assert_msg(rc == 0, "%s", err.text);
+    for (int t = 0; t < g->n; t++) {
+        ck_assert(part[t] >= 0 && part[t] < gm_machine_nodes(m));
+        size[part[t]]++;
+    }
+    for (int p = 0; p < gm_machine_nodes(m); p++)
+        ck_assert_msg(size[p] == want[p], "part %d has %d tasks, not %d", p,
+                      size[p], want[p]);
+    /* The GPART list: parts in node order, ids ascending inside. */
+    gm_config c = config_of("order=gpart");
+    c.seed = seed;
+    ck_assert_int_eq(gm_task_order(g, m, &c, order, &err), 0);
+    for (int i = 1; i < g->n; i++) {
+        int a = order[i - 1], b = order[i];
+        ck_assert(part[a] < part[b] || (part[a] == part[b] && a < b));
+    }
+    free(part);
+    free(order);
+}
+
+START_TEST(gpart_part_sizes)
+{
+    const int slots[] = {3, 5, 2, 6};
+    gm_machine *m = uneven_on(slots, 4, "flat");
+    for (unsigned s = 1; s <= 4; s++) {
+        tg_graph *g = random_graph(16, 3, s);
+        assert_part_sizes(g, m, s, slots);
+        tg_graph_free(g);
+        /* Fewer tasks: nodes fill in node order. */
+        g = random_graph(12, 2, s);
+        const int twelve[] = {3, 5, 2, 2};
+        assert_part_sizes(g, m, s, twelve);
+        tg_graph_free(g);
+        g = random_graph(9, 2, s);
+        const int nine[] = {3, 5, 1, 0};
+        assert_part_sizes(g, m, s, nine);
+        tg_graph_free(g);
+        g = random_graph(2, 1, s);
+        const int two[] = {2, 0, 0, 0};
+        assert_part_sizes(g, m, s, two);
+        tg_graph_free(g);
+    }
+    /* Four cliques in scrambled ids: the parts are the cliques. */
+    const int members[4][6] = {{4, 9, 13}, {0, 2, 7, 11, 15},
+                               {5, 10}, {1, 3, 6, 8, 12, 14}};
+    const int count[4] = {3, 5, 2, 6};
+    int e[64][3], ne = 0;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < count[k]; i++)
+            for (int j = i + 1; j < count[k]; j++) {
+                e[ne][0] = members[k][i];
+                e[ne][1] = members[k][j];
+                e[ne++][2] = 10;
+            }
+    tg_graph *g = tu_graph(16, ne, (const int(*)[3])e);
+    int part[16];
+    tg_error err;
+    ck_assert_int_eq(gm_partition(g, m, 0, part, &err), 0);
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < count[k]; i++)
+            ck_assert_int_eq(part[members[k][i]], k);
+    tg_graph_free(g);
+
+    g = random_graph(17, 2, 1);
+    ck_assert_int_eq(gm_partition(g, m, 0, part, &err), TG_EINVAL);
+    ck_assert_str_eq(err.text, "17 tasks do not fit on 16 slots");
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(gpart_weights_beyond_32_bits)
+{
+    /* Weights near 2^62 are scaled for METIS; the light edge between the
+     * two heavy pairs is still the one cut. */
+    tg_builder *b = tg_builder_new(4);
+    tg_error err;
+    ck_assert_int_eq(tg_builder_add(b, 0, 1, (uint64_t)1 << 62, &err), 0);
+    ck_assert_int_eq(tg_builder_add(b, 2, 3, (uint64_t)1 << 62, &err), 0);
+    ck_assert_int_eq(tg_builder_add(b, 1, 2, 1, &err), 0);
+    tg_graph *g;
+    ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
+    tg_builder_free(b);
+    gm_machine *m = machine_on(2, 2, "flat");
+    int part[4];
+    ck_assert_int_eq(gm_partition(g, m, 0, part, &err), 0);
+    ck_assert_int_eq(part[0], part[1]);
+    ck_assert_int_eq(part[2], part[3]);
+    ck_assert_int_ne(part[0], part[2]);
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------ mappings by hand */
+
+static void map_with(const tg_graph *g, const gm_machine *m,
+                     const char *config, gm_place *map)
+{
+    gm_config c = config_of(config);
+    tg_error err;
+    int rc = gm_greedymap(g, m, &c, map, &err);
+    ck_assert_msg(rc == 0, "%s: %s", config, err.text);
+}
+
+static void assert_map(const gm_place *map, const int (*want)[2], int n)
+{
+    for (int t = 0; t < n; t++) {
+        ck_assert_msg(map[t].node == want[t][0] && map[t].slot == want[t][1],
+                      "task %d on (%d, %d), not (%d, %d)", t, map[t].node,
+                      map[t].slot, want[t][0], want[t][1]);
+    }
+}
+
+START_TEST(path_on_two_nodes)
+{
+    /* Path 0-1 (1), 1-2 (100), 2-3 (1) on flat, 2 nodes x 2 slots.  OO and
+     * packNodeFirst: 0, 1 fill node 0, then 2, 3 node 1; the heavy edge
+     * crosses: hop-bytes 2 x 100 x 2 = 400.  Without packing the cost
+     * keeps 1 next to 0 as well (0 on node 0, 2 on node 1). */
+    const int e[][3] = {{0, 1, 1}, {1, 2, 100}, {2, 3, 1}};
+    tg_graph *g = tu_graph(4, 3, e);
+    gm_machine *m = machine_on(2, 2, "flat");
+    gm_place map[4];
+    const int want[][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+    map_with(g, m, "order=oo,pack=1", map);
+    assert_map(map, want, 4);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 400);
+    map_with(g, m, "order=oo,pack=0", map);
+    assert_map(map, want, 4);
+    /* GPART puts 1 and 2 in one part (cut 2 instead of 100), so the part
+     * boundary falls on the light edges: 2 x (1 x 2 + 1 x 2) = 8. */
+    map_with(g, m, "order=gpart,pack=1", map);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 8);
+    ck_assert_int_eq(map[1].node, map[2].node);
+    /* RCM starts at an end (0; from 0 the depth is 3, from 3 also 3) and
+     * reverses: 3, 2, 1, 0. */
+    map_with(g, m, "order=rcm,pack=1", map);
+    const int rcm[][2] = {{1, 1}, {1, 0}, {0, 1}, {0, 0}};
+    assert_map(map, rcm, 4);
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(path_on_a_ring_of_nodes)
+{
+    /* Path of 6 tasks on torus:3 with 2 slots.  0, 1 on node 0; 2's
+     * neighbour is on node 0, nodes 1 and 2 both at distance 1: seed 0
+     * takes the one closest to the last node, then the lowest id: node 1;
+     * then node 2.  Two edges cross one link: 2 x 2 = 4. */
+    const int e[][3] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1},
+                        {4, 5, 1}};
+    tg_graph *g = tu_graph(6, 5, e);
+    gm_machine *m = machine_on(3, 2, "torus:3");
+    gm_place map[6];
+    const int want[][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}};
+    map_with(g, m, "order=oo,pack=1,delta=2", map);
+    assert_map(map, want, 6);
+    map_with(g, m, "order=oo,pack=0,delta=all", map);
+    assert_map(map, want, 6);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 4);
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(optimal_hop_bytes_on_rings_and_tori)
+{
+    /* A ring of 8 tasks on torus:8, one slot each: every edge can be one
+     * hop, so the optimum is 2 x 8 edges x 3 bytes = 48, and GreedyMap
+     * finds it for every seed (after the first two tasks every choice is
+     * forced). */
+    int ring[8][3];
+    for (int i = 0; i < 8; i++) {
+        ring[i][0] = i;
+        ring[i][1] = (i + 1) % 8;
+        ring[i][2] = 3;
+    }
+    tg_graph *g = tu_graph(8, 8, (const int(*)[3])ring);
+    gm_machine *m = machine_on(8, 1, "torus:8");
+    gm_place map[8];
+    for (uint64_t seed = 0; seed < 6; seed++) {
+        char text[64];
+        snprintf(text, sizeof text, "order=oo,seed=%llu",
+                 (unsigned long long)seed);
+        map_with(g, m, text, map);
+        ck_assert_uint_eq(hop_bytes_total(g, m, map), 48);
+        snprintf(text, sizeof text, "order=bfsdfs,delta=2,seed=%llu",
+                 (unsigned long long)seed);
+        map_with(g, m, text, map);
+        ck_assert_uint_eq(hop_bytes_total(g, m, map), 48);
+    }
+    tg_graph_free(g);
+    gm_machine_free(m);
+
+    /* A periodic 4x4 stencil (32 edges) on torus:4x4: the optimum puts
+     * every edge on one hop, 2 x 32 = 64; so does OO with Delta = sqrt. */
+    tg_stencil_options o = {2, {4, 4}, 1, 0, 1};
+    tg_error err;
+    ck_assert_int_eq(tg_gen_stencil(&o, &g, &err), 0);
+    m = machine_on(16, 1, "torus:4x4");
+    gm_place map16[16];
+    map_with(g, m, "order=oo,delta=sqrt", map16);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map16), 64);
+    gm_machine_free(m);
+    tg_graph_free(g);
+}
+END_TEST
+
+/* ------------------------------------------------------------ invariants */
+
+/* Algorithm 1's invariants for one mapping: a bijection onto slots
+ * (gm_mapping_check), each node's slots used from 0 up, and with
+ * packNodeFirst a node is left only when full. */
+static void check_invariants(const tg_graph *g, const gm_machine *m,
+                             const gm_config *c, const gm_place *map)
+{
+    char text[256];
+    gm_config_format(c, text, sizeof text);
+    tg_error err;
+    int rc = gm_mapping_check(m, map, g->n, &err);
+    ck_assert_msg(rc == 0, "%s: %s", text, err.text);
+    int nodes = gm_machine_nodes(m);
+    int *used = calloc((size_t)nodes, sizeof *used);
+    int64_t *slotsum = calloc((size_t)nodes, sizeof *slotsum);
+    for (int t = 0; t < g->n; t++) {
+        used[map[t].node]++;
+        slotsum[map[t].node] += map[t].slot;
+    }
+    for (int n = 0; n < nodes; n++)
+        ck_assert_msg(slotsum[n] == (int64_t)used[n] * (used[n] - 1) / 2,
+                      "%s: node %d does not use its lowest slots", text, n);
+    if (c->pack) {
+        int *order = malloc((size_t)g->n * sizeof *order);
+        ck_assert_int_eq(gm_task_order(g, m, c, order, &err), 0);
+        memset(used, 0, (size_t)nodes * sizeof *used);
+        for (int i = 0; i < g->n; i++) {
+            int node = map[order[i]].node;
+            if (i > 0) {
+                int prev = map[order[i - 1]].node;
+                ck_assert_msg(prev == node ||
+                                  used[prev] == gm_machine_slots(m, prev),
+                              "%s: task %d left node %d before it was full",
+                              text, order[i], prev);
+            }
+            used[node]++;
+        }
+        free(order);
+    }
+    free(used);
+    free(slotsum);
+}
+
+static void portfolio_on(gm_machine *m, int want_configs)
+{
+    gm_config *cs;
+    int nc;
+    tg_error err;
+    ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
+    ck_assert_int_eq(nc, want_configs);
+    int total = (int)gm_machine_total_slots(m);
+    const int sizes[] = {total, total - 3};
+    for (int k = 0; k < 2; k++) {
+        tg_graph *g = random_graph(sizes[k], 2, (unsigned)(k + total));
+        gm_place *map = malloc((size_t)g->n * sizeof *map);
+        gm_place *again = malloc((size_t)g->n * sizeof *again);
+        for (int i = 0; i < nc; i++)
+            for (uint64_t seed = 0; seed < 3; seed += 2) {
+                gm_config c = cs[i];
+                c.seed = seed;
+                char text[256];
+                gm_config_format(&c, text, sizeof text);
+                int rc = gm_greedymap(g, m, &c, map, &err);
+                ck_assert_msg(rc == 0, "%s: %s", text, err.text);
+                check_invariants(g, m, &c, map);
+                ck_assert_int_eq(gm_greedymap(g, m, &c, again, &err), 0);
+                ck_assert_msg(!memcmp(map, again,
+                                      (size_t)g->n * sizeof *map),
+                              "%s: not reproducible", text);
+            }
+        free(map);
+        free(again);
+        tg_graph_free(g);
+    }
+    free(cs);
+}
+
+START_TEST(portfolio_invariants)
+{
+    /* 5 orders x 9 groups; 13 groups with the wrap = 0 ones on tori; 7
+     * where sqrt(nodes) is 4, the small constant (see config.c). */
+    gm_machine *m = machine_on(6, 3, "flat");
+    portfolio_on(m, 45);
+    gm_machine_free(m);
+    m = machine_on(12, 2, "torus:3x4");
+    portfolio_on(m, 45);
+    gm_machine_free(m);
+    m = machine_on(64, 1, "torus:4x4x4");
+    portfolio_on(m, 65);
+    gm_machine_free(m);
+    m = machine_on(6, 3, "mesh:2x3");
+    portfolio_on(m, 45);
+    gm_machine_free(m);
+    m = machine_on(16, 2, "torus:4x4m");
+    portfolio_on(m, 45);
+    gm_machine_free(m);
+    m = machine_on(12, 2, "dragonfly:3,2,2");
+    portfolio_on(m, 35);
+    gm_machine_free(m);
+    const char *conf = tu_write("topology.conf",
+                                "SwitchName=leaf0 Nodes=node[0-3]\n"
+                                "SwitchName=leaf1 Nodes=node[4-7]\n"
+                                "SwitchName=spine Switches=leaf[0-1]\n");
+    char spec[700];
+    snprintf(spec, sizeof spec, "fattree:%s", conf);
+    m = machine_on(8, 2, spec);
+    portfolio_on(m, 45);
+    gm_machine_free(m);
+    const int slots[] = {1, 3, 2, 4, 1};
+    m = uneven_on(slots, 5, "mesh:5");
+    portfolio_on(m, 45);
+    gm_machine_free(m);
+    m = uneven_on(slots, 5, "flat");
+    portfolio_on(m, 45);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(seeds)
+{
+    /* No edges: every placement ties, so the seed decides everything. */
+    tg_graph *g = tu_graph(12, 0, NULL);
+    gm_machine *m = machine_on(12, 2, "torus:3x4");
+    gm_place a[12], b[12];
+    int differ = 0;
+    for (uint64_t s = 1; s < 6; s++) {
+        char text[64];
+        snprintf(text, sizeof text, "pack=0,seed=%llu",
+                 (unsigned long long)s);
+        map_with(g, m, text, a);
+        snprintf(text, sizeof text, "pack=0,seed=%llu",
+                 (unsigned long long)s + 1);
+        map_with(g, m, text, b);
+        differ += memcmp(a, b, sizeof a) != 0;
+    }
+    ck_assert_int_ge(differ, 4);
+    /* Seed 0 has no randomness: first task on node 0, ties to the closest
+     * node to the last one, then the lowest id: with no edges and no
+     * packing, node 0's two slots, then its neighbours in id order. */
+    map_with(g, m, "pack=0,seed=0,delta=all", a);
+    ck_assert_int_eq(a[0].node, 0);
+    ck_assert_int_eq(a[1].node, 0);
+    ck_assert_int_eq(a[2].node, 1);
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(greedymap_errors)
+{
+    tg_graph *g = tu_graph(5, 0, NULL);
+    gm_machine *m = machine_on(2, 2, "flat");
+    gm_place map[5];
+    gm_config c = config_of("");
+    tg_error err;
+    ck_assert_int_eq(gm_greedymap(g, m, &c, map, &err), TG_EINVAL);
+    ck_assert_str_eq(err.text, "5 tasks do not fit on 4 slots");
+    c.delta = -2;
+    ck_assert_int_eq(gm_greedymap(g, m, &c, map, &err), TG_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.text, "delta -2"));
+    c = config_of("");
+    c.order = GM_ORDER_FILE;
+    ck_assert_int_eq(gm_greedymap(g, m, &c, map, &err), TG_EINVAL);
+    ck_assert_str_eq(err.text, "configuration: order=file without a file");
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
+/* ----------------------------------------------------------- link loads */
+
+START_TEST(loads_peek)
+{
+    /* flat, 3 nodes: flows 0->1 (5 bytes) and 0->2 (7) share node 0's up
+     * link: 12 after both.  The peek changes nothing; the commit agrees. */
+    gm_machine *m = machine_on(3, 1, "flat");
+    gm_loads *l;
+    tg_error err;
+    ck_assert_int_eq(gm_loads_new(m, &l, &err), 0);
+    int a[] = {0, 0, 1}, b[] = {1, 2, 1};
+    uint64_t w[] = {5, 7, 100}, x;
+    ck_assert_int_eq(gm_loads_peek(l, a, b, w, 3, GM_ROUTE_FIXED, &x, &err),
+                     0);
+    ck_assert_uint_eq(x, 12);
+    ck_assert_uint_eq(gm_loads_max(l, NULL), 0);
+    ck_assert_uint_eq(gm_loads_add_flows(l, a, b, w, 3, GM_ROUTE_FIXED), 12);
+    gm_loads_free(l);
+    gm_machine_free(m);
+
+    /* torus:4x4, least-loaded routes: the peek sees its own earlier flows
+     * as the commit does, on top of loads already there. */
+    m = machine_on(16, 1, "torus:4x4");
+    ck_assert_int_eq(gm_loads_new(m, &l, &err), 0);
+    gm_loads_add(l, 0, 5, 9, GM_ROUTE_LEAST_LOADED);
+    gm_loads_add(l, 1, 6, 4, GM_ROUTE_LEAST_LOADED);
+    int nl = gm_link_count(m);
+    uint64_t *before = malloc((size_t)nl * sizeof *before);
+    for (int i = 0; i < nl; i++)
+        before[i] = gm_loads_get(l, i);
+    int fa[] = {0, 0, 0, 4}, fb[] = {5, 5, 10, 6};
+    uint64_t fw[] = {3, 3, 2, 8};
+    ck_assert_int_eq(gm_loads_peek(l, fa, fb, fw, 4, GM_ROUTE_LEAST_LOADED,
+                                   &x, &err),
+                     0);
+    for (int i = 0; i < nl; i++)
+        ck_assert_uint_eq(gm_loads_get(l, i), before[i]);
+    ck_assert_uint_eq(gm_loads_add_flows(l, fa, fb, fw, 4,
+                                         GM_ROUTE_LEAST_LOADED),
+                      x);
+    ck_assert_uint_ge(x, 9);
+    free(before);
+    gm_loads_free(l);
+    gm_machine_free(m);
+}
+END_TEST
+
+/* --------------------------------------------------------- config text */
+
+START_TEST(config_text)
+{
+    gm_config c = config_of("");
+    char buf[256];
+    ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
+                     "order=oo,delta=all,pack=1,cost=hopbytes,wrap=1,seed=0");
+    c = config_of("seed=18446744073709551615,cost=maxlinkload,wrap=0,"
+                  "pack=0,delta=sqrt,order=bfsdfs");
+    ck_assert_int_eq(c.order, GM_ORDER_BFSDFS);
+    ck_assert_int_eq(c.delta, GM_DELTA_SQRT);
+    ck_assert_int_eq(c.pack, 0);
+    ck_assert_int_eq(c.cost, GM_COST_MAXLINKLOAD);
+    ck_assert_int_eq(c.wrap, 0);
+    ck_assert_uint_eq(c.seed, UINT64_MAX);
+    ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
+                     "order=bfsdfs,delta=sqrt,pack=0,cost=maxlinkload,"
+                     "wrap=0,seed=18446744073709551615");
+    c = config_of("delta=12,cost=maxhopbytes,order=file:/tmp/a,b=c");
+    ck_assert_int_eq(c.order, GM_ORDER_FILE);
+    ck_assert_str_eq(c.order_file, "/tmp/a,b=c");
+    ck_assert_int_eq(c.delta, 12);
+    ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
+                     "delta=12,pack=1,cost=maxhopbytes,wrap=1,seed=0,"
+                     "order=file:/tmp/a,b=c");
+
+    /* Every portfolio member, and a file order, round-trips. */
+    gm_machine *m = machine_on(64, 4, "torus:4x4x4");
+    gm_config *cs;
+    int nc;
+    tg_error err;
+    ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
+    ck_assert_int_eq(nc, 65);
+    for (int i = 0; i <= nc; i++) {
+        gm_config a = i < nc ? cs[i] : c, back;
+        char again[256];
+        gm_config_format(&a, buf, sizeof buf);
+        ck_assert_int_eq(gm_config_parse(buf, &back, &err), 0);
+        ck_assert_str_eq(gm_config_format(&back, again, sizeof again), buf);
+        ck_assert_int_eq(back.order, a.order);
+        ck_assert_int_eq(back.delta, a.delta);
+        ck_assert_int_eq(back.pack, a.pack);
+        ck_assert_int_eq(back.cost, a.cost);
+        ck_assert_int_eq(back.wrap, a.wrap);
+        ck_assert_uint_eq(back.seed, a.seed);
+    }
+    free(cs);
+    gm_machine_free(m);
+
+    struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"order=foo", "bad order 'foo' (oo, bfs, bfsdfs, gpart, rcm or "
+                      "file:PATH)"},
+        {"order=file:", "bad order 'file:'"},
+        {"delta=0", "bad delta '0' (all, sqrt or a positive integer)"},
+        {"delta=-3", "bad delta '-3'"},
+        {"delta=2147483648", "bad delta '2147483648'"},
+        {"pack=2", "bad pack '2' (0 or 1)"},
+        {"wrap=yes", "bad wrap 'yes' (0 or 1)"},
+        {"cost=time", "bad cost 'time' (hopbytes, maxhopbytes or "
+                      "maxlinkload)"},
+        {"seed=18446744073709551616", "bad seed '18446744073709551616'"},
+        {"seed=", "bad seed ''"},
+        {"colour=red", "unknown key 'colour' (order, delta, pack, cost, "
+                       "wrap, seed)"},
+        {"order=bfs,order=oo", "'order' is given twice"},
+        {"order", "'order' is not key=value"},
+        {"order=bfs,,pack=1", "an empty item"},
+        {"order=bfs,", "an empty item"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gm_config x;
+        ck_assert_int_eq(gm_config_parse(bad[i].text, &x, &err), TG_EINVAL);
+        char want[256];
+        snprintf(want, sizeof want, "configuration '%s': ", bad[i].text);
+        ck_assert_msg(!strncmp(err.text, want, strlen(want)) &&
+                          strstr(err.text, bad[i].msg),
+                      "%s: got '%s'", bad[i].text, err.text);
+    }
+}
+END_TEST
+
+START_TEST(portfolio_shape)
+{
+    /* Off tori no wrap variants; Deltas that coincide appear once: on 4
+     * nodes, 4 and sqrt(4) = 2 < 4: only sqrt and all remain. */
+    gm_config *cs;
+    int nc;
+    tg_error err;
+    gm_machine *m = machine_on(4, 2, "mesh:4");
+    ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
+    ck_assert_int_eq(nc, 5 * (2 + 1 + 1 + 2 + 1));
+    for (int i = 0; i < nc; i++) {
+        ck_assert_int_eq(cs[i].wrap, 1);
+        ck_assert_int_eq(cs[i].seed, 0);
+        ck_assert(cs[i].delta == GM_DELTA_SQRT ||
+                  cs[i].delta == GM_DELTA_ALL);
+    }
+    /* Packing first: the fastest. */
+    ck_assert_int_eq(cs[0].pack, 1);
+    ck_assert_int_eq(cs[nc - 1].pack, 0);
+    free(cs);
+    gm_machine_free(m);
+}
+END_TEST
+
+static Suite *greedy_suite(void)
+{
+    Suite *s = suite_create("greedy");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, orders_of_a_comb);
+    tcase_add_test(tc, orders_of_a_disconnected_graph);
+    tcase_add_test(tc, file_order);
+    tcase_add_test(tc, gpart_part_sizes);
+    tcase_add_test(tc, gpart_weights_beyond_32_bits);
+    tcase_add_test(tc, path_on_two_nodes);
+    tcase_add_test(tc, path_on_a_ring_of_nodes);
+    tcase_add_test(tc, optimal_hop_bytes_on_rings_and_tori);
+    tcase_add_test(tc, portfolio_invariants);
+    tcase_add_test(tc, seeds);
+    tcase_add_test(tc, greedymap_errors);
+    tcase_add_test(tc, loads_peek);
+    tcase_add_test(tc, config_text);
+    tcase_add_test(tc, portfolio_shape);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_main(greedy_suite);
+}
