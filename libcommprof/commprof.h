@@ -6,6 +6,12 @@
  * `mpirun -x LD_PRELOAD=.../libcommprof.so ./app`) or link it before the
  * MPI library.  At MPI_Finalize rank 0 writes the profile.
  *
+ * Fortran programs are profiled too, whether they use mpif.h, `use mpi`
+ * or `use mpi_f08`: libcommprof also defines the Fortran bindings of the
+ * functions it intercepts (mpi_send_, MPI_SEND, mpi_send_f08_, ...), which
+ * call the C ones, so a Fortran call is recorded once, exactly as the same
+ * call from C, and the profile has the same form.
+ *
  * Controls, read at MPI_Init:
  *   COMMPROF_OUT     path of the profile (default commprof.json in the
  *                    working directory)
