@@ -2,10 +2,11 @@
  *
  * A communicator's members are translated to world ranks once, when the
  * profiler first meets it, and the record is cached on the communicator
- * as an MPI attribute: MPI drops the attribute when the communicator is
- * freed, so a reused handle never finds a stale translation, and no call
- * ever translates a group again.  Communicators with the same members
- * share one record. */
+ * as an MPI attribute, with its neighbours once a neighbourhood collective
+ * needs them: MPI drops the attribute when the communicator is freed, so a
+ * reused handle never finds a stale translation, and no call ever
+ * translates a group or walks a topology again.  Communicators with the
+ * same members share one record. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,19 +63,43 @@ static cp_comm *intern(int *members, int size, int *remote, int remote_size)
     for (int i = 0; c->is_world && i < size; i++)
         c->is_world = members[i] == i;
     c->next = cp.comms;
-    cp.comms = c;
+    /* Published whole: a partial profile written from a signal handler
+     * walks this list without the lock. */
+    __atomic_store_n(&cp.comms, c, __ATOMIC_RELEASE);
     return c;
 }
 
-cp_comm *cp_comm_get(MPI_Comm comm)
+/* What a communicator handle caches: its record, and once a
+ * neighbourhood collective has asked, its out-neighbours. */
+typedef struct cached {
+    cp_comm *rec;
+    int topo_known; /* set with a release store once nout/out are final */
+    int nout;       /* -1: no topology */
+    int *out;
+} cached;
+
+/* MPI drops the attribute when the communicator is freed: forget the
+ * handle's cache (the record stays). */
+static int forget(MPI_Comm comm, int keyval, void *value, void *extra)
 {
-    if (comm == MPI_COMM_NULL || !cp.initialized)
-        return NULL;
-    cp_comm *c;
-    int flag = 0;
-    PMPI_Comm_get_attr(comm, cp.comm_keyval, &c, &flag);
-    if (flag)
-        return c;
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    cached *h = value;
+    free(h->out);
+    free(h);
+    return MPI_SUCCESS;
+}
+
+int cp_comm_keyval_create(void)
+{
+    return PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, forget,
+                                   &cp.comm_keyval, NULL);
+}
+
+/* A new cache entry for comm: its members translated and interned. */
+static cached *cache_new(MPI_Comm comm)
+{
     MPI_Group g;
     int size, remote_size = 0, inter = 0;
     PMPI_Comm_test_inter(comm, &inter);
@@ -87,17 +112,114 @@ cp_comm *cp_comm_get(MPI_Comm comm)
         remote = translate(g, &remote_size);
         PMPI_Group_free(&g);
     }
-    if (!members || (inter && !remote)) {
+    cached *h = calloc(1, sizeof *h);
+    if (!h || !members || (inter && !remote)) {
+        free(h);
         free(members);
         free(remote);
         return NULL;
     }
+    h->rec = intern(members, size, remote, remote_size);
+    if (!h->rec) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+/* The cache entry of comm, made on first use.  Checked again under the
+ * lock, so two threads meeting a new communicator cache one entry. */
+static cached *cache_get(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL || !cp.initialized)
+        return NULL;
+    cached *h;
+    int flag = 0;
+    PMPI_Comm_get_attr(comm, cp.comm_keyval, &h, &flag);
+    if (flag)
+        return h;
     pthread_mutex_lock(&cp.lock);
-    c = intern(members, size, remote, remote_size);
+    PMPI_Comm_get_attr(comm, cp.comm_keyval, &h, &flag);
+    if (!flag) {
+        h = cache_new(comm);
+        if (h)
+            PMPI_Comm_set_attr(comm, cp.comm_keyval, h);
+    }
     pthread_mutex_unlock(&cp.lock);
-    if (c)
-        PMPI_Comm_set_attr(comm, cp.comm_keyval, c);
-    return c;
+    return h;
+}
+
+cp_comm *cp_comm_get(MPI_Comm comm)
+{
+    cached *h = cache_get(comm);
+    return h ? h->rec : NULL;
+}
+
+/* Out-neighbours in send-block order (MPI 3.1, 7.6): per dimension of a
+ * Cartesian topology the source, then the destination of a shift by +1;
+ * a graph's neighbours; a dist-graph's destinations.  Caller holds
+ * cp.lock. */
+static void neighbors(MPI_Comm comm, cached *h)
+{
+    int kind = MPI_UNDEFINED, n = -1, *out = NULL;
+    PMPI_Topo_test(comm, &kind);
+    if (kind == MPI_CART) {
+        int ndims = 0;
+        PMPI_Cartdim_get(comm, &ndims);
+        n = 2 * ndims;
+        out = malloc((size_t)(n ? n : 1) * sizeof *out);
+        for (int d = 0; out && d < ndims; d++)
+            PMPI_Cart_shift(comm, d, 1, &out[2 * d], &out[2 * d + 1]);
+    } else if (kind == MPI_GRAPH) {
+        int me = cp_comm_rank(comm);
+        n = 0;
+        PMPI_Graph_neighbors_count(comm, me, &n);
+        out = malloc((size_t)(n ? n : 1) * sizeof *out);
+        if (out)
+            PMPI_Graph_neighbors(comm, me, n, out);
+    } else if (kind == MPI_DIST_GRAPH) {
+        int indeg = 0, weighted = 0;
+        n = 0;
+        PMPI_Dist_graph_neighbors_count(comm, &indeg, &n, &weighted);
+        /* Room for sources, destinations and both weights. */
+        size_t room = 2 * (size_t)indeg + 2 * (size_t)n;
+        int *all = malloc((room ? room : 1) * sizeof *all);
+        out = malloc((size_t)(n ? n : 1) * sizeof *out);
+        if (all && out) {
+            int *in = all, *inw = all + indeg, *outw = all + 2 * indeg + n;
+            PMPI_Dist_graph_neighbors(comm, indeg, in, inw, n, all + 2 * indeg,
+                                      outw);
+            memcpy(out, all + 2 * indeg, (size_t)n * sizeof *out);
+        } else {
+            free(out);
+            out = NULL;
+        }
+        free(all);
+    }
+    if (n >= 0 && !out)
+        n = -1;
+    for (int j = 0; j < n; j++)
+        if (out[j] == MPI_PROC_NULL)
+            out[j] = -1;
+    h->nout = n;
+    h->out = out;
+    __atomic_store_n(&h->topo_known, 1, __ATOMIC_RELEASE);
+}
+
+int cp_comm_neighbors(MPI_Comm comm, cp_comm **rec, const int **out)
+{
+    cached *h = cache_get(comm);
+    if (!h)
+        return -1;
+    if (!__atomic_load_n(&h->topo_known, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&cp.lock);
+        if (!h->topo_known)
+            neighbors(comm, h);
+        pthread_mutex_unlock(&cp.lock);
+    }
+    *rec = h->rec;
+    *out = h->out;
+    return h->nout;
 }
 
 int cp_peer_world(MPI_Comm comm, int r)

@@ -5,14 +5,29 @@
  * state (the only global mutable state in topomap), never aborts, never
  * prints unless something went wrong, and costs as little as it can on the
  * path of a point-to-point call: counters are dense per-world-rank arrays
- * allocated at MPI_Init and updated with relaxed atomic adds, so that path
- * never allocates and never takes a lock.
+ * allocated at MPI_Init, so that path never allocates and never locks.
+ *
+ * Threads (MPI_THREAD_MULTIPLE).  Every counter is a 64-bit word updated
+ * with cp_add: a relaxed atomic add when MPI provides THREAD_MULTIPLE,
+ * a plain add otherwise (below MULTIPLE, MPI calls never run at the same
+ * time, so nothing else can touch the word).  Atomics rather than
+ * per-thread counters because a new thread's counters would have to be
+ * allocated on its first call, which is a fast path, and merged rows of
+ * world_size words per thread cost more than an uncontended atomic add.
+ * What is created rather than counted (a communicator's record and its
+ * cached translation, a request or matched-message entry) is created
+ * under a mutex, never on the point-to-point fast path: a communicator
+ * handle caches its record on first use (double-checked under cp.lock so
+ * two threads never cache two), per-peer arrays of collective records are
+ * published with a compare-and-swap, and the request and message tables
+ * each have their own mutex and are allocated at MPI_Init.
  */
 #ifndef TOPOMAP_CP_INTERNAL_H
 #define TOPOMAP_CP_INTERNAL_H
 
 #include <mpi.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -39,6 +54,11 @@
     X(REDUCE_SCATTER_BLOCK, "reduce_scatter_block")                          \
     X(SCAN, "scan")                                                          \
     X(EXSCAN, "exscan")                                                      \
+    X(NEIGHBOR_ALLGATHER, "neighbor_allgather")                              \
+    X(NEIGHBOR_ALLGATHERV, "neighbor_allgatherv")                            \
+    X(NEIGHBOR_ALLTOALL, "neighbor_alltoall")                                \
+    X(NEIGHBOR_ALLTOALLV, "neighbor_alltoallv")                              \
+    X(NEIGHBOR_ALLTOALLW, "neighbor_alltoallw")                              \
     X(RMA, "rma")
 
 typedef enum cp_type {
@@ -83,9 +103,19 @@ typedef struct cp_comm {
     struct cp_comm *next;
 } cp_comm;
 
+/* Create the attribute key that communicator handles cache their entry
+ * under (at MPI_Init). */
+int cp_comm_keyval_create(void);
 /* The record of `comm`, created and cached on first use; NULL for
  * MPI_COMM_NULL or when memory is short. */
 cp_comm *cp_comm_get(MPI_Comm comm);
+
+/* The out-neighbours of a communicator with a Cartesian, graph or
+ * dist-graph topology, in the order of the send blocks of a neighbourhood
+ * collective, as comm ranks (-1 for MPI_PROC_NULL): their number, with
+ * *out pointing at them and *rec at the communicator's record; -1 when
+ * comm has no topology or memory is short.  Computed once per handle. */
+int cp_comm_neighbors(MPI_Comm comm, cp_comm **rec, const int **out);
 
 /* Size of the group a communicator's calls address: the remote group of an
  * intercommunicator, else its own. */
@@ -115,13 +145,23 @@ void cp_comms_free(void);
 
 /* ------------------------------------------------------------ the state */
 
+#define CP_HOST_LEN 256
+#define CP_CPUS_LEN 256
+
 typedef struct cp_state {
     int initialized; /* MPI_Init seen and the arrays allocated */
     int finalized;
     int enabled;     /* COMMPROF_ENABLE != 0 */
     int recording;   /* MPI_Pcontrol / COMMPROF_START */
+    int threaded;    /* MPI provides MPI_THREAD_MULTIPLE: atomic counters */
     int world_rank, world_size;
     int64_t t_init, t_finalize;
+
+    /* Facts about this process, taken at MPI_Init so that a partial
+     * profile can be written without calling MPI. */
+    char host[CP_HOST_LEN], cpus[CP_CPUS_LEN];
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    int local_rank;
 
     /* Per type: time and calls of this rank. */
     uint64_t type_ns[CP_NTYPES];
@@ -132,8 +172,8 @@ typedef struct cp_state {
     uint64_t *recv_bytes, *recv_msgs;
     uint64_t *rma_bytes, *rma_ops;
 
-    pthread_mutex_t lock; /* communicator records, request table growth */
-    cp_comm *comms;
+    pthread_mutex_t lock; /* communicator records and handle caches */
+    cp_comm *comms;       /* published with a release store */
     int comm_keyval, win_keyval;
 } cp_state;
 
@@ -146,7 +186,16 @@ static inline int cp_on(void)
 
 static inline void cp_add(uint64_t *c, uint64_t v)
 {
-    __atomic_fetch_add(c, v, __ATOMIC_RELAXED);
+    if (cp.threaded)
+        __atomic_fetch_add(c, v, __ATOMIC_RELAXED);
+    else
+        *c += v;
+}
+
+/* A counter read while other threads may add to it. */
+static inline uint64_t cp_load(const uint64_t *c)
+{
+    return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
 
 /* Charge one call of `ns` nanoseconds to type t. */
@@ -159,14 +208,9 @@ static inline void cp_charge(cp_type t, int64_t ns)
 /* Bytes of `count` elements of `dt` (0 for MPI_DATATYPE_NULL or errors). */
 uint64_t cp_bytes(int count, MPI_Datatype dt);
 /* The same for every member of comm's peer group (the remote group of an
- * intercommunicator), and for per-member counts (types per member when
- * `types` is given). */
+ * intercommunicator). */
 uint64_t cp_nbytes(MPI_Comm comm, int count, MPI_Datatype dt);
-uint64_t cp_vbytes(MPI_Comm comm, const int *counts,
-                   const MPI_Datatype *types, MPI_Datatype type);
 int cp_comm_rank(MPI_Comm comm);
-/* Is this process the root of a rooted collective (MPI_ROOT included)? */
-int cp_is_root(MPI_Comm comm, int root);
 
 /* Point-to-point accounting. */
 void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt);
@@ -175,8 +219,8 @@ void cp_received_rec(const cp_comm *rec, const MPI_Status *st);
 /* The same, with the peer as a world rank. */
 void cp_sent_world(int world, uint64_t bytes);
 
-/* Collective accounting: `bytes` of this rank's send buffer, and when
- * `peer_bytes` is given, what it sends to each comm rank. */
+/* Collective accounting: one call of `ns` with `bytes` of this rank's send
+ * buffer. */
 void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ns);
 /* Time spent completing a nonblocking collective of type t on rec. */
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns);
@@ -184,16 +228,35 @@ void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns);
  * (types per member when `types` is given), and their sum as its bytes. */
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
                    const MPI_Datatype *types, MPI_Datatype type, int64_t ns);
-void cp_coll_root(MPI_Comm comm, cp_type t, int root, uint64_t bytes);
-/* At the root: bytes to every other member (counts per member, or count
- * for each). */
-void cp_coll_from_root(MPI_Comm comm, cp_type t, const int *counts, int count,
-                       MPI_Datatype type);
+/* A rooted collective whose root sends (Bcast, Scatter, Scatterv): one
+ * call of `ns`; at the root (MPI_ROOT included), `count` elements of
+ * `type` (counts[i] when counts is given) to every other member, and as
+ * its bytes its send buffer: that one block for a broadcast (`one_block`),
+ * else every member's block.  The send arguments are read at the root
+ * only, where they are significant. */
+void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
+                       int count, MPI_Datatype type, int one_block,
+                       int64_t ns);
+/* A rooted collective whose members send to the root (Reduce, Gather,
+ * Gatherv): one call of `ns` with `count` elements of `type` as its bytes,
+ * sent to the root unless this is the root; nothing in the root group of
+ * an intercommunicator (root MPI_ROOT or MPI_PROC_NULL), where the send
+ * arguments are not significant. */
+void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
+                     MPI_Datatype type, int64_t ns);
+/* A neighbourhood collective: one call of `ns`; `count` elements of `type`
+ * (counts[j], types[j] when given) to out-neighbour j, nothing to
+ * MPI_PROC_NULL, and as its bytes its send buffer: one block when every
+ * neighbour gets the same (`one_block`: the allgathers), else the sum of
+ * the blocks. */
+void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
+                       const MPI_Datatype *types, MPI_Datatype type,
+                       int one_block, int64_t ns);
 
 /* One-sided: bytes to `target` of the window. */
 void cp_rma(MPI_Win win, int target, uint64_t bytes);
 
-/* ------------------------------------------------------------ requests */
+/* ------------------------------------------------- requests and messages */
 
 /* What a request stands for, so that its completion is charged to the
  * right type and a receive's bytes are counted from its status. */
@@ -207,16 +270,27 @@ typedef struct cp_req_info {
     uint64_t bytes;      /* persistent send: bytes per start */
 } cp_req_info;
 
+/* Allocate the tables (at MPI_Init; 0 on success). */
+int cp_tables_init(void);
 void cp_req_add(MPI_Request req, const cp_req_info *info);
 /* Look up (and, unless persistent, forget) a request; 0 if unknown. */
 int cp_req_take(MPI_Request req, cp_req_info *info);
 int cp_req_find(MPI_Request req, cp_req_info *info);
 void cp_req_forget(MPI_Request req);
 int cp_req_empty(void);
-void cp_req_free_all(void);
+/* A message matched by MPI_Mprobe or MPI_Improbe: the record of its
+ * communicator, kept until MPI_Mrecv or MPI_Imrecv receives it (an
+ * MPI_Message does not say which communicator it came from). */
+void cp_msg_add(MPI_Message msg, cp_comm *rec);
+cp_comm *cp_msg_take(MPI_Message msg);
+int cp_msg_empty(void);
+void cp_tables_free(void);
 
 /* Completion of `n` requests whose handles (as they were before the call)
- * are in `before`, with statuses `st` (indices `idx` when not NULL). */
+ * are in `before`, with statuses `st` (indices `idx` when not NULL).  The
+ * call's time is charged when recording; a receive's bytes are counted
+ * when it was posted while recording (a persistent one when recording at
+ * its completion). */
 void cp_completed(const MPI_Request *before, int n, const int *idx,
                   const MPI_Status *st, int64_t t0);
 
@@ -226,7 +300,26 @@ void cp_start(void);  /* after PMPI_Init */
 void cp_finish(void); /* before PMPI_Finalize: gather and write */
 void cp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The profile writer (rank 0). */
+/* Take the facts about this process (host, cores, local rank, MPI
+ * library) into cp (at MPI_Init; collective). */
+void cp_take_facts(void);
+/* The profile writer (collective; rank 0 writes). */
 int cp_write_profile(void);
+
+/* Partial profiles (partial.c): cp_partial_setup at MPI_Init prepares the
+ * file names and installs the exit and signal hooks; cp_partial_write
+ * writes this rank's partial file once, if anything was recorded, with
+ * async-signal-safe calls only. */
+void cp_partial_setup(void);
+void cp_partial_write(void);
+/* At MPI_Finalize: put back the signal dispositions we replaced. */
+void cp_partial_teardown(void);
+/* The writer's side (writer.c), async-signal-safe: has this rank recorded
+ * anything, and write its partial profile through `tmp` to `path` (0 on
+ * success, nothing left behind on failure). */
+int cp_recorded_anything(void);
+int cp_write_partial(const char *tmp, const char *path);
+/* The hidden temporary name a profile `path` is written through. */
+void cp_tmp_name(char *tmp, size_t size, const char *path);
 
 #endif

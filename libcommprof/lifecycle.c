@@ -1,4 +1,4 @@
-/* lifecycle.c: MPI_Init, MPI_Init_thread and MPI_Finalize. */
+/* lifecycle.c: MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Abort. */
 #include "cp_internal.h"
 
 int MPI_Init(int *argc, char ***argv)
@@ -21,4 +21,12 @@ int MPI_Finalize(void)
 {
     cp_finish();
     return PMPI_Finalize();
+}
+
+/* The aborting rank leaves its partial profile; mpirun then ends the
+ * others with SIGTERM, and they leave theirs (partial.c). */
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    cp_partial_write();
+    return PMPI_Abort(comm, errorcode);
 }

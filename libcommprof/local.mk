@@ -7,7 +7,8 @@ libcommprof_libcommprof_la_SOURCES = \
 	libcommprof/commprof.h libcommprof/cp_internal.h \
 	libcommprof/wrappers.def libcommprof/wrappers.c \
 	libcommprof/state.c libcommprof/comm.c libcommprof/requests.c \
-	libcommprof/completion.c libcommprof/lifecycle.c libcommprof/writer.c
+	libcommprof/completion.c libcommprof/lifecycle.c libcommprof/writer.c \
+	libcommprof/partial.c
 libcommprof_libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libcommprof_libcommprof_la_LIBADD = $(MPI_LIBS) $(PTHREAD_LIBS)
 libcommprof_libcommprof_la_LDFLAGS = -version-info 0:0:0
@@ -16,10 +17,27 @@ libcommprof_libcommprof_la_SOURCES += libcommprof/fortran.def \
 	libcommprof/fortran.h libcommprof/fortran.c libcommprof/fortran_conv.c
 EXTRA_DIST += libcommprof/commprof.pc.in
 
-# MPI tests: a program with a known pattern, checked exactly.
-check_PROGRAMS += tests/mpi/pattern
-tests_mpi_pattern_SOURCES = tests/mpi/pattern.c
-tests_mpi_pattern_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+# MPI tests: programs with known patterns, checked exactly
+# (tests/commprof_check.py) by one script each.
+check_PROGRAMS += tests/mpi/pattern tests/mpi/p2p_all tests/mpi/coll_all \
+	tests/mpi/intercomm tests/mpi/rma_all tests/mpi/threads tests/mpi/abort
+CP_TEST_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+tests_mpi_pattern_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_pattern_LDADD = $(MPI_LIBS)
-TESTS += tests/commprof_pattern.sh
-EXTRA_DIST += tests/commprof_pattern.sh tests/commprof_check.py
+tests_mpi_p2p_all_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_p2p_all_LDADD = $(MPI_LIBS)
+tests_mpi_coll_all_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_coll_all_LDADD = $(MPI_LIBS)
+tests_mpi_intercomm_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_intercomm_LDADD = $(MPI_LIBS)
+tests_mpi_rma_all_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_rma_all_LDADD = $(MPI_LIBS)
+tests_mpi_threads_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_threads_LDADD = $(MPI_LIBS) $(PTHREAD_LIBS)
+tests_mpi_abort_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_abort_LDADD = $(MPI_LIBS)
+CP_TESTS = tests/commprof_pattern.sh tests/commprof_p2p.sh \
+	tests/commprof_coll.sh tests/commprof_intercomm.sh tests/commprof_rma.sh \
+	tests/commprof_threads.sh tests/commprof_abort.sh
+TESTS += $(CP_TESTS)
+EXTRA_DIST += $(CP_TESTS) tests/commprof_lib.sh tests/commprof_check.py

@@ -42,12 +42,17 @@ void cp_start(void)
     cp.enabled = env_flag("COMMPROF_ENABLE", 1);
     if (!cp.enabled)
         return;
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    cp.threaded = level == MPI_THREAD_MULTIPLE;
     PMPI_Comm_rank(MPI_COMM_WORLD, &cp.world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &cp.world_size);
     size_t n = (size_t)cp.world_size;
     uint64_t *block = calloc(6 * n, sizeof *block);
-    if (!block) {
+    if (!block || cp_tables_init() != 0) {
         cp_warn("out of memory at MPI_Init: profiling disabled");
+        free(block);
+        cp_tables_free();
         cp.enabled = 0;
         return;
     }
@@ -57,12 +62,13 @@ void cp_start(void)
     cp.recv_msgs = block + 3 * n;
     cp.rma_bytes = block + 4 * n;
     cp.rma_ops = block + 5 * n;
-    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN,
-                            &cp.comm_keyval, NULL);
+    cp_comm_keyval_create();
     PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN,
                            &cp.win_keyval, NULL);
+    cp_take_facts();
     cp.t_init = cp_now();
     cp.initialized = 1;
+    cp_partial_setup();
     cp.recording = env_flag("COMMPROF_START", 1);
 }
 
@@ -74,27 +80,37 @@ void cp_finish(void)
     cp.t_finalize = cp_now();
     cp_write_profile();
     cp.finalized = 1;
-    cp_req_free_all();
+    cp_partial_teardown();
+    cp_tables_free();
     cp_comms_free();
     free(cp.sent_bytes);
     cp.sent_bytes = NULL;
 }
 
 /* MPI_Pcontrol(0) stops recording, (1) starts it, (2) clears what was
- * recorded so far; other levels are ignored, as the standard allows. */
+ * recorded so far; other levels are ignored, as the standard allows.
+ * Words are cleared one by one with atomic stores: other threads may be
+ * adding to them. */
+static void zero(uint64_t *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        __atomic_store_n(&a[i], 0, __ATOMIC_RELAXED);
+}
+
 static void clear_counters(void)
 {
-    size_t n = (size_t)cp.world_size;
-    memset(cp.type_ns, 0, sizeof cp.type_ns);
-    memset(cp.type_calls, 0, sizeof cp.type_calls);
-    memset(cp.sent_bytes, 0, 6 * n * sizeof *cp.sent_bytes);
+    zero(cp.type_ns, CP_NTYPES);
+    zero(cp.type_calls, CP_NTYPES);
+    zero(cp.sent_bytes, 6 * (size_t)cp.world_size);
     pthread_mutex_lock(&cp.lock);
     for (cp_comm *c = cp.comms; c; c = c->next)
         for (int t = 0; t < CP_NTYPES; t++) {
-            uint64_t *peers = c->coll[t].peers;
-            if (peers)
-                memset(peers, 0, (size_t)c->size * sizeof *peers);
-            c->coll[t] = (cp_coll){.peers = peers};
+            cp_coll *k = &c->coll[t];
+            zero(&k->calls, 1);
+            zero(&k->bytes, 1);
+            zero(&k->ns, 1);
+            if (k->peers)
+                zero(k->peers, (size_t)cp_comm_peers(c));
         }
     pthread_mutex_unlock(&cp.lock);
 }
@@ -138,34 +154,11 @@ uint64_t cp_nbytes(MPI_Comm comm, int count, MPI_Datatype dt)
     return (uint64_t)peer_count(comm) * cp_bytes(count, dt);
 }
 
-uint64_t cp_vbytes(MPI_Comm comm, const int *counts,
-                   const MPI_Datatype *types, MPI_Datatype type)
-{
-    uint64_t sum = 0;
-    int n = peer_count(comm);
-    for (int i = 0; i < n; i++)
-        sum += cp_bytes(counts[i], types ? types[i] : type);
-    return sum;
-}
-
 int cp_comm_rank(MPI_Comm comm)
 {
     int r = -1;
     PMPI_Comm_rank(comm, &r);
     return r;
-}
-
-static int comm_is_inter(MPI_Comm comm)
-{
-    cp_comm *c = cp_comm_get(comm);
-    return c && c->remote_size;
-}
-
-int cp_is_root(MPI_Comm comm, int root)
-{
-    if (root == MPI_ROOT)
-        return 1;
-    return !comm_is_inter(comm) && root >= 0 && cp_comm_rank(comm) == root;
 }
 
 void cp_rma(MPI_Win win, int target, uint64_t bytes)
@@ -214,24 +207,22 @@ void cp_received_rec(const cp_comm *rec, const MPI_Status *st)
         received_from(world, st);
 }
 
-/* The record of type t on comm, with room for per-peer bytes when asked
- * (*npeers: their number); NULL when it cannot be had. */
-static cp_coll *coll_of(MPI_Comm comm, cp_type t, int want_peers, int *npeers)
+/* The record of type t on c, with room for per-peer bytes; NULL when
+ * memory is short. */
+static uint64_t *peers_of(cp_comm *c, cp_type t)
 {
-    cp_comm *c = cp_comm_get(comm);
-    if (!c)
-        return NULL;
     cp_coll *k = &c->coll[t];
-    *npeers = cp_comm_peers(c);
-    if (want_peers && !__atomic_load_n(&k->peers, __ATOMIC_ACQUIRE)) {
-        uint64_t *p = calloc((size_t)*npeers, sizeof *p);
-        uint64_t *expected = NULL;
-        if (p && !__atomic_compare_exchange_n(&k->peers, &expected, p, 0,
-                                              __ATOMIC_ACQ_REL,
-                                              __ATOMIC_ACQUIRE))
-            free(p); /* another thread was first */
+    uint64_t *p = __atomic_load_n(&k->peers, __ATOMIC_ACQUIRE);
+    if (p)
+        return p;
+    p = calloc((size_t)cp_comm_peers(c), sizeof *p);
+    uint64_t *expected = NULL;
+    if (p && !__atomic_compare_exchange_n(&k->peers, &expected, p, 0,
+                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        free(p); /* another thread was first */
+        p = expected;
     }
-    return want_peers && !k->peers ? NULL : k;
+    return p;
 }
 
 static void add_call(cp_coll *k, uint64_t bytes, int64_t ns)
@@ -243,10 +234,9 @@ static void add_call(cp_coll *k, uint64_t bytes, int64_t ns)
 
 void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ns)
 {
-    int n;
-    cp_coll *k = coll_of(comm, t, 0, &n);
-    if (k)
-        add_call(k, bytes, ns);
+    cp_comm *c = cp_comm_get(comm);
+    if (c)
+        add_call(&c->coll[t], bytes, ns);
 }
 
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns)
@@ -257,37 +247,83 @@ void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns)
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
                    const MPI_Datatype *types, MPI_Datatype type, int64_t ns)
 {
-    int n;
-    cp_coll *k = coll_of(comm, t, 1, &n);
-    if (!k)
+    cp_comm *c = cp_comm_get(comm);
+    uint64_t *peers = c ? peers_of(c, t) : NULL;
+    if (!peers)
         return;
     uint64_t sum = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0, n = cp_comm_peers(c); i < n; i++) {
         uint64_t b = cp_bytes(counts[i], types ? types[i] : type);
-        cp_add(&k->peers[i], b);
+        cp_add(&peers[i], b);
         sum += b;
     }
-    add_call(k, sum, ns);
+    add_call(&c->coll[t], sum, ns);
 }
 
-void cp_coll_from_root(MPI_Comm comm, cp_type t, const int *counts, int count,
-                       MPI_Datatype type)
+void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
+                       int count, MPI_Datatype type, int one_block,
+                       int64_t ns)
 {
-    int n;
-    cp_coll *k = coll_of(comm, t, 1, &n);
-    if (!k)
+    cp_comm *c = cp_comm_get(comm);
+    if (!c)
         return;
-    /* An intercommunicator's root sends to every remote member. */
-    int me = comm_is_inter(comm) ? -1 : cp_comm_rank(comm);
-    for (int i = 0; i < n; i++)
-        if (i != me)
-            cp_add(&k->peers[i], cp_bytes(counts ? counts[i] : count, type));
+    /* An intercommunicator's root (MPI_ROOT) sends to every remote
+     * member; an intracommunicator's to every member but itself. */
+    int me = c->remote_size ? -1 : cp_comm_rank(comm);
+    if (root != MPI_ROOT && (me < 0 || root != me)) {
+        add_call(&c->coll[t], 0, ns);
+        return;
+    }
+    uint64_t *peers = peers_of(c, t);
+    uint64_t block = counts ? 0 : cp_bytes(count, type), sum = 0;
+    for (int i = 0, n = cp_comm_peers(c); i < n; i++) {
+        uint64_t b = counts ? cp_bytes(counts[i], type) : block;
+        sum += b;
+        if (i != me && peers)
+            cp_add(&peers[i], b);
+    }
+    add_call(&c->coll[t], one_block ? block : sum, ns);
 }
 
-void cp_coll_root(MPI_Comm comm, cp_type t, int root, uint64_t bytes)
+void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
+                     MPI_Datatype type, int64_t ns)
 {
-    int n;
-    cp_coll *k = coll_of(comm, t, 1, &n);
-    if (k && root >= 0 && root < n)
-        cp_add(&k->peers[root], bytes);
+    cp_comm *c = cp_comm_get(comm);
+    if (!c)
+        return;
+    if (root == MPI_ROOT || root == MPI_PROC_NULL) {
+        add_call(&c->coll[t], 0, ns);
+        return;
+    }
+    uint64_t bytes = cp_bytes(count, type);
+    if (root >= 0 && root < cp_comm_peers(c) &&
+        (c->remote_size || root != cp_comm_rank(comm))) {
+        uint64_t *peers = peers_of(c, t);
+        if (peers)
+            cp_add(&peers[root], bytes);
+    }
+    add_call(&c->coll[t], bytes, ns);
+}
+
+void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
+                       const MPI_Datatype *types, MPI_Datatype type,
+                       int one_block, int64_t ns)
+{
+    cp_comm *c;
+    const int *out;
+    int n = cp_comm_neighbors(comm, &c, &out);
+    if (n < 0)
+        return;
+    uint64_t *peers = peers_of(c, t);
+    int each = counts || types; /* a count or type per neighbour */
+    uint64_t block = each ? 0 : cp_bytes(count, type), sum = 0;
+    for (int j = 0; j < n; j++) {
+        uint64_t b = each ? cp_bytes(counts ? counts[j] : count,
+                                     types ? types[j] : type)
+                          : block;
+        sum += b;
+        if (out[j] >= 0 && peers)
+            cp_add(&peers[out[j]], b);
+    }
+    add_call(&c->coll[t], one_block ? block : sum, ns);
 }

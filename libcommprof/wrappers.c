@@ -9,11 +9,11 @@
         if (rc == MPI_SUCCESS)                                               \
             cp_received(comm, st);                                           \
     } while (0)
+/* (No comma outside parentheses in a word: W passes AFTER on to WRAP.) */
 #define TRACK(...)                                                           \
     do {                                                                     \
-        cp_req_info info_ = {__VA_ARGS__};                                   \
         if (rc == MPI_SUCCESS)                                               \
-            cp_req_add(*request, &info_);                                    \
+            cp_req_add(*request, &(cp_req_info){__VA_ARGS__});               \
     } while (0)
 #define IRECV(comm) TRACK(.type = CP_P2P, .rec = cp_comm_get(comm))
 #define PSEND(comm, dest, count, dt)                                         \
@@ -22,45 +22,64 @@
           .bytes = cp_bytes(count, dt))
 #define PRECV(comm)                                                          \
     TRACK(.type = CP_P2P, .persistent = 2, .rec = cp_comm_get(comm))
+#define MPROBE(comm, found)                                                  \
+    do {                                                                     \
+        if (rc == MPI_SUCCESS && (found))                                    \
+            cp_msg_add(*message, cp_comm_get(comm));                         \
+    } while (0)
+#define MRECV(st)                                                            \
+    do {                                                                     \
+        if (rc == MPI_SUCCESS && msg_rec_)                                   \
+            cp_received_rec(msg_rec_, st);                                   \
+    } while (0)
+#define IMRECV() TRACK(.type = CP_P2P, .rec = msg_rec_)
 #define COLL(T, comm, bytes) cp_coll_add(comm, T, bytes, ns)
 #define PEERS(T, comm, counts, types, type)                                  \
     cp_coll_peers(comm, T, counts, types, type, ns)
-#define IS_ROOT(comm, root) cp_is_root(comm, root)
-#define FROM_ROOT(T, comm, root, counts, count, type)                        \
-    do {                                                                     \
-        if (IS_ROOT(comm, root))                                             \
-            cp_coll_from_root(comm, T, counts, count, type);                 \
-    } while (0)
-#define TO_ROOT(T, comm, root, bytes)                                        \
-    do {                                                                     \
-        if (!IS_ROOT(comm, root))                                            \
-            cp_coll_root(comm, T, root, bytes);                              \
-    } while (0)
+#define FROM_ROOT(T, comm, root, counts, count, type, one_block)             \
+    cp_coll_from_root(comm, T, root, counts, count, type, one_block, ns)
+#define TO_ROOT(T, comm, root, count, type)                                  \
+    cp_coll_to_root(comm, T, root, count, type, ns)
+#define NEIGHBORS(T, comm, counts, count, types, type, one_block)            \
+    cp_coll_neighbors(comm, T, counts, count, types, type, one_block, ns)
 #define ICOLL(T) TRACK(.type = T, .rec = cp_comm_get(comm))
 #define IRMA() TRACK(.type = CP_RMA)
 #define RMA(win, target, count, type) cp_rma(win, target, cp_bytes(count, type))
 #define INPLACE(sendbuf, send_side, recv_side)                               \
     ((sendbuf) == MPI_IN_PLACE ? (recv_side) : (send_side))
-/* BEFORE: give PMPI a status to fill when the caller ignores it, since
- * the received bytes and source come from it. */
+
+/* The words of the BEFORE column.  STATUS gives PMPI a status to fill
+ * when the caller ignores it, since the received bytes and source come
+ * from it; MESSAGE takes the record of a matched message's communicator
+ * before MPI_Mrecv or MPI_Imrecv turns the handle into MPI_MESSAGE_NULL. */
 #define STATUS(st)                                                           \
     MPI_Status local_status_;                                                \
     if ((st) == MPI_STATUS_IGNORE)                                           \
     (st) = &local_status_
+#define MESSAGE(msg) cp_comm *msg_rec_ = cp_msg_take(*(msg))
 
-#define W(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                           \
+/* A wrapper that runs when recording or when `busy` (something begun
+ * while recording waits to be finished: a matched message); its time is
+ * charged when recording. */
+#define WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, busy)                  \
     int MPI_##NAME PARAMS                                                    \
     {                                                                        \
-        if (!cp_on())                                                        \
+        int on_ = cp_on();                                                   \
+        if (!on_ && !(busy))                                                 \
             return PMPI_##NAME ARGS;                                         \
         int64_t t0 = cp_now();                                               \
         BEFORE;                                                              \
         int rc = PMPI_##NAME ARGS;                                           \
         int64_t ns = cp_now() - t0;                                          \
-        cp_charge(TYPE, ns);                                                 \
+        if (on_)                                                             \
+            cp_charge(TYPE, ns);                                             \
         AFTER;                                                               \
         (void)ns;                                                            \
         return rc;                                                           \
     }
+#define W(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                           \
+    WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, 0)
+#define WM(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                          \
+    WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, !cp_msg_empty())
 
 #include "wrappers.def"

@@ -1,106 +1,259 @@
-/* writer.c: at MPI_Finalize every rank packs what it recorded into one
- * array of 64-bit words (sparse: only peers it talked to), rank 0 gathers
- * them and writes the profile, commprof.json (see topomap-formats(5)),
- * to a temporary file renamed into place. */
+/* writer.c: the profile, commprof.json (see topomap-formats(5)).
+ *
+ * At MPI_Finalize every rank packs what it recorded into one array of
+ * 64-bit words (sparse: only peers it talked to), rank 0 gathers them and
+ * writes the profile.  When the application ends without MPI_Finalize,
+ * each rank writes its own partial profile in the same format from its
+ * own state instead.  Both are written with nothing but write(2) into a
+ * fixed buffer, so that the partial one can be written from a signal
+ * handler, and both go to a hidden temporary file renamed into place. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "commprof.h"
 #include "cp_internal.h"
 
-#define HOST_LEN 256
-#define CPUS_LEN 256
+/* ------------------------------------------------ async-signal-safe text */
 
-/* A growable array of words. */
-typedef struct words {
-    uint64_t *w;
-    size_t n, cap;
+typedef struct out {
+    int fd;
     int failed;
-} words;
+    size_t len;
+    char buf[8192];
+} out;
 
-static void put(words *b, uint64_t v)
+static void flush(out *o)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 1024;
-        uint64_t *w = realloc(b->w, cap * sizeof *w);
-        if (!w) {
-            b->failed = 1;
-            return;
-        }
-        b->w = w;
-        b->cap = cap;
+    size_t done = 0;
+    while (done < o->len && !o->failed) {
+        ssize_t n = write(o->fd, o->buf + done, o->len - done);
+        if (n > 0)
+            done += (size_t)n;
+        else if (n < 0 && errno != EINTR)
+            o->failed = 1;
     }
-    b->w[b->n++] = v;
+    o->len = 0;
 }
 
-/* Sparse rows of one dense per-world-rank pair of counters. */
-static void put_row(words *b, const uint64_t *bytes, const uint64_t *msgs)
+static void put_n(out *o, const char *s, size_t n)
 {
-    uint64_t nnz = 0;
-    for (int i = 0; i < cp.world_size; i++)
-        nnz += bytes[i] || msgs[i];
-    put(b, nnz);
-    for (int i = 0; i < cp.world_size; i++)
-        if (bytes[i] || msgs[i]) {
-            put(b, (uint64_t)i);
-            put(b, bytes[i]);
-            put(b, msgs[i]);
+    while (n) {
+        if (o->len == sizeof o->buf)
+            flush(o);
+        size_t k = sizeof o->buf - o->len;
+        k = k < n ? k : n;
+        memcpy(o->buf + o->len, s, k);
+        o->len += k;
+        s += k;
+        n -= k;
+    }
+}
+
+static void put(out *o, const char *s)
+{
+    put_n(o, s, strlen(s));
+}
+
+static void put_u(out *o, uint64_t v)
+{
+    char d[24];
+    int i = sizeof d;
+    do {
+        d[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put_n(o, d + i, sizeof d - (size_t)i);
+}
+
+/* A JSON string (host names, the library version): escape what must be. */
+static void put_str(out *o, const char *s)
+{
+    put(o, "\"");
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            char e[2] = {'\\', (char)ch};
+            put_n(o, e, 2);
+        } else if (ch < 0x20) {
+            char e[6] = {'\\', 'u', '0', '0', "0123456789abcdef"[ch >> 4],
+                         "0123456789abcdef"[ch & 15]};
+            put_n(o, e, 6);
+        } else {
+            put_n(o, (const char *)&ch, 1);
         }
+    }
+    put(o, "\"");
 }
 
-static void put_comm(words *b, const cp_comm *c)
+/* `tmp` for `path`: a hidden name beside it, so rename() stays in one file
+ * system and an interrupted write leaves no file a user mistakes for a
+ * profile. */
+void cp_tmp_name(char *tmp, size_t size, const char *path)
 {
-    put(b, (uint64_t)c->size);
-    for (int i = 0; i < c->size; i++)
-        put(b, (uint64_t)c->members[i]);
-    put(b, (uint64_t)c->remote_size);
-    for (int i = 0; i < c->remote_size; i++)
-        put(b, (uint64_t)c->remote[i]);
-    int npeers = cp_comm_peers(c);
-    uint64_t used = 0;
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    snprintf(tmp, size, "%.*s.%s.%ld", (int)dir, path, path + dir,
+             (long)getpid());
+}
+
+/* Write a document with `body` to tmp and rename it to path; on failure
+ * nothing is left behind.  Async-signal-safe. */
+static int write_atomically(const char *tmp, const char *path,
+                            void (*body)(out *, const void *), const void *arg)
+{
+    static out o; /* one writer at a time: rank 0 at the end, or a partial */
+    unlink(tmp);
+    o.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (o.fd < 0)
+        return -1;
+    o.failed = 0;
+    o.len = 0;
+    body(&o, arg);
+    flush(&o);
+    int rc = o.failed || (fsync(o.fd) != 0 && errno != EINVAL) ? -1 : 0;
+    if (close(o.fd) != 0)
+        rc = -1;
+    if (!rc && rename(tmp, path) != 0)
+        rc = -1;
+    if (rc)
+        unlink(tmp);
+    return rc;
+}
+
+/* ------------------------------------------------- the document's pieces */
+
+static void put_header(out *o, int partial)
+{
+    put(o, "{\n  \"format\": \"" COMMPROF_FORMAT "\",\n  \"version\": ");
+    put_u(o, COMMPROF_VERSION);
+    if (partial)
+        put(o, ",\n  \"partial\": true");
+    put(o, ",\n  \"mpi_library\": ");
+    put_str(o, cp.library);
+    put(o, ",\n  \"world_size\": ");
+    put_u(o, (uint64_t)cp.world_size);
+    put(o, ",\n  \"types\": [");
+    for (int t = 0; t < CP_NTYPES; t++) {
+        put(o, t ? ", \"" : "\"");
+        put(o, cp_type_names[t]);
+        put(o, "\"");
+    }
+    put(o, "],\n  \"ranks\": [\n");
+}
+
+/* A rank's facts and types, up to its "sent" row. */
+static void put_rank_head(out *o, int rank, const char *host, int local,
+                          const char *cpus, uint64_t wall, const uint64_t *ns,
+                          const uint64_t *calls)
+{
+    uint64_t mpi = 0;
     for (int t = 0; t < CP_NTYPES; t++)
-        used += c->coll[t].calls > 0;
-    put(b, used);
-    for (int t = 0; t < CP_NTYPES; t++) {
-        const cp_coll *k = &c->coll[t];
-        if (!k->calls)
-            continue;
-        put(b, (uint64_t)t);
-        put(b, k->calls);
-        put(b, k->bytes);
-        put(b, k->ns);
-        uint64_t nnz = 0;
-        for (int i = 0; k->peers && i < npeers; i++)
-            nnz += k->peers[i] != 0;
-        put(b, nnz);
-        for (int i = 0; k->peers && i < npeers; i++)
-            if (k->peers[i]) {
-                put(b, (uint64_t)i);
-                put(b, k->peers[i]);
-            }
+        mpi += ns[t];
+    put(o, "    {\"rank\": ");
+    put_u(o, (uint64_t)rank);
+    put(o, ", \"host\": ");
+    put_str(o, host);
+    put(o, ", \"local_rank\": ");
+    put_u(o, (uint64_t)local);
+    put(o, ", \"cpus\": ");
+    put_str(o, cpus);
+    put(o, ", \"wall_ns\": ");
+    put_u(o, wall);
+    put(o, ", \"mpi_ns\": ");
+    put_u(o, mpi);
+    put(o, ",\n     \"types\": {");
+    int first = 1;
+    for (int t = 0; t < CP_NTYPES; t++)
+        if (calls[t]) {
+            put(o, first ? "\"" : ", \"");
+            put(o, cp_type_names[t]);
+            put(o, "\": {\"ns\": ");
+            put_u(o, ns[t]);
+            put(o, ", \"calls\": ");
+            put_u(o, calls[t]);
+            put(o, "}");
+            first = 0;
+        }
+    put(o, "},\n     \"sent\": ");
+}
+
+/* What comes before row i (1: received, 2: rma) and after the last. */
+static const char *const row_label[] = {"", ",\n     \"received\": ",
+                                        ",\n     \"rma\": "};
+
+static void put_triple(out *o, int first, uint64_t a, uint64_t b, uint64_t c)
+{
+    put(o, first ? "[" : ", [");
+    put_u(o, a);
+    put(o, ", ");
+    put_u(o, b);
+    put(o, ", ");
+    put_u(o, c);
+    put(o, "]");
+}
+
+/* World ranks, from words or from ints. */
+static void put_ranks(out *o, const uint64_t *w, const int *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            put(o, ", ");
+        put_u(o, w ? w[i] : (uint64_t)v[i]);
     }
 }
 
-static void pack(words *b)
+/* A communicator up to its records; its members from words or ints. */
+static void put_comm_head(out *o, int id, int size, const uint64_t *mw,
+                          const int *mv, int remote, const uint64_t *rw,
+                          const int *rv)
 {
-    put(b, (uint64_t)(cp.t_finalize - cp.t_init));
-    for (int t = 0; t < CP_NTYPES; t++) {
-        put(b, cp.type_ns[t]);
-        put(b, cp.type_calls[t]);
+    put(o, id ? ",\n    {\"id\": " : "\n    {\"id\": ");
+    put_u(o, (uint64_t)id);
+    put(o, ", \"size\": ");
+    put_u(o, (uint64_t)size);
+    put(o, ", \"members\": [");
+    put_ranks(o, mw, mv, size);
+    put(o, "]");
+    if (remote) {
+        put(o, ", \"remote\": [");
+        put_ranks(o, rw, rv, remote);
+        put(o, "]");
     }
-    put_row(b, cp.sent_bytes, cp.sent_msgs);
-    put_row(b, cp.recv_bytes, cp.recv_msgs);
-    put_row(b, cp.rma_bytes, cp.rma_ops);
-    uint64_t ncomms = 0;
-    for (cp_comm *c = cp.comms; c; c = c->next)
-        ncomms++;
-    put(b, ncomms);
-    for (cp_comm *c = cp.comms; c; c = c->next)
-        put_comm(b, c);
+    put(o, ",\n     \"collectives\": [");
 }
+
+/* One rank's record of one type, up to its peers. */
+static void put_record(out *o, int first, int rank, uint64_t type,
+                       uint64_t calls, uint64_t bytes, uint64_t ns)
+{
+    put(o, first ? "\n       {\"rank\": " : ",\n       {\"rank\": ");
+    put_u(o, (uint64_t)rank);
+    put(o, ", \"type\": \"");
+    put(o, type < CP_NTYPES ? cp_type_names[type] : "?");
+    put(o, "\", \"calls\": ");
+    put_u(o, calls);
+    put(o, ", \"bytes\": ");
+    put_u(o, bytes);
+    put(o, ", \"ns\": ");
+    put_u(o, ns);
+}
+
+static void put_peer(out *o, int first, uint64_t peer, uint64_t bytes)
+{
+    put(o, first ? ", \"peers\": [[" : ", [");
+    put_u(o, peer);
+    put(o, ", ");
+    put_u(o, bytes);
+    put(o, "]");
+}
+
+/* ------------------------------------------------------ facts at MPI_Init */
 
 /* "0-3,8" from the process's affinity mask. */
 static void cpu_list(char *out, size_t size)
@@ -124,7 +277,113 @@ static void cpu_list(char *out, size_t size)
     }
 }
 
-/* ------------------------------------------------------------ rank 0 */
+void cp_take_facts(void)
+{
+    int len = 0;
+    PMPI_Get_processor_name(cp.host, &len);
+    cpu_list(cp.cpus, sizeof cp.cpus);
+    PMPI_Get_library_version(cp.library, &len);
+    char *nl = strchr(cp.library, '\n');
+    if (nl)
+        *nl = '\0';
+    MPI_Comm node;
+    cp.local_rank = 0;
+    if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                             MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        PMPI_Comm_rank(node, &cp.local_rank);
+        PMPI_Comm_free(&node);
+    }
+}
+
+/* ------------------------------------------------------ the final profile */
+
+/* A growable array of words. */
+typedef struct words {
+    uint64_t *w;
+    size_t n, cap;
+    int failed;
+} words;
+
+static void word(words *b, uint64_t v)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1024;
+        uint64_t *w = realloc(b->w, cap * sizeof *w);
+        if (!w) {
+            b->failed = 1;
+            return;
+        }
+        b->w = w;
+        b->cap = cap;
+    }
+    b->w[b->n++] = v;
+}
+
+/* Sparse rows of one dense per-world-rank pair of counters. */
+static void pack_row(words *b, const uint64_t *bytes, const uint64_t *msgs)
+{
+    uint64_t nnz = 0;
+    for (int i = 0; i < cp.world_size; i++)
+        nnz += bytes[i] || msgs[i];
+    word(b, nnz);
+    for (int i = 0; i < cp.world_size; i++)
+        if (bytes[i] || msgs[i]) {
+            word(b, (uint64_t)i);
+            word(b, bytes[i]);
+            word(b, msgs[i]);
+        }
+}
+
+static void pack_comm(words *b, const cp_comm *c)
+{
+    word(b, (uint64_t)c->size);
+    for (int i = 0; i < c->size; i++)
+        word(b, (uint64_t)c->members[i]);
+    word(b, (uint64_t)c->remote_size);
+    for (int i = 0; i < c->remote_size; i++)
+        word(b, (uint64_t)c->remote[i]);
+    int npeers = cp_comm_peers(c);
+    uint64_t used = 0;
+    for (int t = 0; t < CP_NTYPES; t++)
+        used += c->coll[t].calls > 0;
+    word(b, used);
+    for (int t = 0; t < CP_NTYPES; t++) {
+        const cp_coll *k = &c->coll[t];
+        if (!k->calls)
+            continue;
+        word(b, (uint64_t)t);
+        word(b, k->calls);
+        word(b, k->bytes);
+        word(b, k->ns);
+        uint64_t nnz = 0;
+        for (int i = 0; k->peers && i < npeers; i++)
+            nnz += k->peers[i] != 0;
+        word(b, nnz);
+        for (int i = 0; k->peers && i < npeers; i++)
+            if (k->peers[i]) {
+                word(b, (uint64_t)i);
+                word(b, k->peers[i]);
+            }
+    }
+}
+
+static void pack(words *b)
+{
+    word(b, (uint64_t)(cp.t_finalize - cp.t_init));
+    for (int t = 0; t < CP_NTYPES; t++) {
+        word(b, cp.type_ns[t]);
+        word(b, cp.type_calls[t]);
+    }
+    pack_row(b, cp.sent_bytes, cp.sent_msgs);
+    pack_row(b, cp.recv_bytes, cp.recv_msgs);
+    pack_row(b, cp.rma_bytes, cp.rma_ops);
+    uint64_t ncomms = 0;
+    for (cp_comm *c = cp.comms; c; c = c->next)
+        ncomms++;
+    word(b, ncomms);
+    for (cp_comm *c = cp.comms; c; c = c->next)
+        pack_comm(b, c);
+}
 
 /* A reader over one rank's words. */
 typedef struct cursor {
@@ -134,77 +393,6 @@ typedef struct cursor {
 static uint64_t get(cursor *c)
 {
     return c->w < c->end ? *c->w++ : 0;
-}
-
-/* JSON string (hostnames, library version): escape what must be. */
-static void json_str(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
-        else
-            fputc(ch, fp);
-    }
-    fputc('"', fp);
-}
-
-static void write_row(FILE *fp, cursor *c)
-{
-    uint64_t nnz = get(c);
-    fputc('[', fp);
-    for (uint64_t i = 0; i < nnz; i++) {
-        uint64_t dst = get(c), bytes = get(c), msgs = get(c);
-        fprintf(fp, "%s[%llu, %llu, %llu]", i ? ", " : "",
-                (unsigned long long)dst, (unsigned long long)bytes,
-                (unsigned long long)msgs);
-    }
-    fputc(']', fp);
-}
-
-/* Per-rank facts and the three sparse rows; leaves each cursor at the
- * rank's communicators. */
-static void write_ranks(FILE *fp, cursor *cur, const char *hosts,
-                        const char *cpus, const int *local)
-{
-    int n = cp.world_size;
-    fprintf(fp, "  \"ranks\": [\n");
-    for (int r = 0; r < n; r++) {
-        cursor *c = &cur[r];
-        uint64_t wall = get(c), mpi = 0;
-        uint64_t ns[CP_NTYPES], calls[CP_NTYPES];
-        for (int t = 0; t < CP_NTYPES; t++) {
-            ns[t] = get(c);
-            calls[t] = get(c);
-            mpi += ns[t];
-        }
-        fprintf(fp, "    {\"rank\": %d, \"host\": ", r);
-        json_str(fp, hosts + (size_t)r * HOST_LEN);
-        fprintf(fp, ", \"local_rank\": %d, \"cpus\": ", local[r]);
-        json_str(fp, cpus + (size_t)r * CPUS_LEN);
-        fprintf(fp, ", \"wall_ns\": %llu, \"mpi_ns\": %llu,\n     \"types\": {",
-                (unsigned long long)wall, (unsigned long long)mpi);
-        int first = 1;
-        for (int t = 0; t < CP_NTYPES; t++)
-            if (calls[t]) {
-                fprintf(fp, "%s\"%s\": {\"ns\": %llu, \"calls\": %llu}",
-                        first ? "" : ", ", cp_type_names[t],
-                        (unsigned long long)ns[t],
-                        (unsigned long long)calls[t]);
-                first = 0;
-            }
-        fprintf(fp, "},\n     \"sent\": ");
-        write_row(fp, c);
-        fprintf(fp, ",\n     \"received\": ");
-        write_row(fp, c);
-        fprintf(fp, ",\n     \"rma\": ");
-        write_row(fp, c);
-        fprintf(fp, "}%s\n", r + 1 < n ? "," : "");
-    }
-    fprintf(fp, "  ],\n");
 }
 
 /* One distinct communicator across ranks. */
@@ -220,6 +408,15 @@ typedef struct comm_out {
     int nwho;
 } comm_out;
 
+/* What rank 0 writes from: every rank's words and facts. */
+typedef struct gathered {
+    cursor *cur;
+    const char *hosts, *cpus;
+    const int *local;
+    comm_out *comms;
+    int ncomms;
+} gathered;
+
 /* Skip a rank's records for one communicator; returns their start. */
 static const uint64_t *skip_recs(cursor *c, uint64_t nrecs)
 {
@@ -232,57 +429,17 @@ static const uint64_t *skip_recs(cursor *c, uint64_t nrecs)
     return start;
 }
 
-static void write_comm(FILE *fp, const comm_out *o, int id)
+/* Group every rank's communicator records by identical membership; leaves
+ * each cursor at its end. */
+static int group_comms(gathered *g)
 {
-    fprintf(fp, "    {\"id\": %d, \"size\": %d, \"members\": [", id, o->size);
-    for (int i = 0; i < o->size; i++)
-        fprintf(fp, "%s%llu", i ? ", " : "", (unsigned long long)o->desc[1 + i]);
-    fprintf(fp, "]");
-    if (o->remote_size) {
-        fprintf(fp, ", \"remote\": [");
-        for (int i = 0; i < o->remote_size; i++)
-            fprintf(fp, "%s%llu", i ? ", " : "",
-                    (unsigned long long)o->desc[2 + o->size + i]);
-        fprintf(fp, "]");
-    }
-    fprintf(fp, ",\n     \"collectives\": [");
-    int first = 1;
-    for (int k = 0; k < o->nwho; k++) {
-        cursor c = {o->who[k].recs, o->who[k].recs + 1000000000};
-        for (uint64_t i = 0; i < o->who[k].nrecs; i++) {
-            uint64_t t = get(&c), calls = get(&c), bytes = get(&c),
-                     ns = get(&c), npeers = get(&c);
-            fprintf(fp, "%s\n       {\"rank\": %d, \"type\": \"%s\", "
-                        "\"calls\": %llu, \"bytes\": %llu, \"ns\": %llu",
-                    first ? "" : ",", o->who[k].rank,
-                    t < CP_NTYPES ? cp_type_names[t] : "?",
-                    (unsigned long long)calls, (unsigned long long)bytes,
-                    (unsigned long long)ns);
-            first = 0;
-            if (npeers) {
-                fprintf(fp, ", \"peers\": [");
-                for (uint64_t p = 0; p < npeers; p++) {
-                    uint64_t peer = get(&c), b = get(&c);
-                    fprintf(fp, "%s[%llu, %llu]", p ? ", " : "",
-                            (unsigned long long)peer, (unsigned long long)b);
-                }
-                fprintf(fp, "]");
-            }
-            fprintf(fp, "}");
-        }
-    }
-    fprintf(fp, "\n     ]}");
-}
-
-/* Group every rank's communicator records by identical membership. */
-static int write_comms(FILE *fp, cursor *cur)
-{
-    int n = cp.world_size, nout = 0, cap = 0, rc = 0;
-    comm_out *out = NULL;
-    for (int r = 0; r < n && !rc; r++) {
-        uint64_t ncomms = get(&cur[r]);
-        for (uint64_t k = 0; k < ncomms && !rc; k++) {
-            cursor *c = &cur[r];
+    int n = cp.world_size, cap = 0;
+    g->comms = NULL;
+    g->ncomms = 0;
+    for (int r = 0; r < n; r++) {
+        cursor *c = &g->cur[r];
+        uint64_t ncomms = get(c);
+        for (uint64_t k = 0; k < ncomms; k++) {
             const uint64_t *desc = c->w;
             int size = (int)get(c);
             c->w += size;
@@ -294,95 +451,118 @@ static int write_comms(FILE *fp, cursor *cur)
             if (!nrecs)
                 continue;
             int j = 0;
-            while (j < nout && !(out[j].desc_len == len &&
-                                 !memcmp(out[j].desc, desc, len * 8)))
+            while (j < g->ncomms &&
+                   !(g->comms[j].desc_len == len &&
+                     !memcmp(g->comms[j].desc, desc, len * 8)))
                 j++;
-            if (j == nout) {
-                if (nout == cap) {
+            if (j == g->ncomms) {
+                if (g->ncomms == cap) {
                     cap = cap ? 2 * cap : 16;
-                    comm_out *no = realloc(out, (size_t)cap * sizeof *no);
-                    if (!no) {
-                        rc = -1;
-                        break;
-                    }
-                    out = no;
+                    comm_out *no = realloc(g->comms, (size_t)cap * sizeof *no);
+                    if (!no)
+                        return -1;
+                    g->comms = no;
                 }
-                out[nout++] = (comm_out){desc, len, size, remote, NULL, 0};
+                g->comms[g->ncomms++] =
+                    (comm_out){desc, len, size, remote, NULL, 0};
             }
-            struct contrib *w = realloc(out[j].who, (size_t)(out[j].nwho + 1) *
-                                                        sizeof *w);
-            if (!w) {
-                rc = -1;
-                break;
-            }
-            out[j].who = w;
-            w[out[j].nwho++] = (struct contrib){r, recs, nrecs};
+            comm_out *co = &g->comms[j];
+            struct contrib *w =
+                realloc(co->who, (size_t)(co->nwho + 1) * sizeof *w);
+            if (!w)
+                return -1;
+            co->who = w;
+            w[co->nwho++] = (struct contrib){r, recs, nrecs};
         }
     }
-    fprintf(fp, "  \"communicators\": [");
-    for (int j = 0; j < nout && !rc; j++) {
-        fprintf(fp, "%s\n", j ? "," : "");
-        write_comm(fp, &out[j], j);
-    }
-    fprintf(fp, "\n  ]\n");
-    for (int j = 0; j < nout; j++)
-        free(out[j].who);
-    free(out);
-    return rc;
+    return 0;
 }
 
-static int write_file(const char *path, const uint64_t *all, const int *counts,
-                      const int *displs, const char *hosts, const char *cpus,
-                      const int *local)
+static void put_row_words(out *o, cursor *c)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp)
-        return -1;
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!fp) {
-        cp_warn("cannot create %s", path);
-        if (fd >= 0)
-            close(fd);
-        free(tmp);
-        return -1;
+    uint64_t nnz = get(c);
+    put(o, "[");
+    for (uint64_t i = 0; i < nnz; i++) {
+        uint64_t dst = get(c), bytes = get(c), msgs = get(c);
+        put_triple(o, i == 0, dst, bytes, msgs);
     }
+    put(o, "]");
+}
+
+static void put_final(out *o, const void *arg)
+{
+    gathered *g = (gathered *)arg;
     int n = cp.world_size;
-    cursor *cur = malloc((size_t)n * sizeof *cur);
-    int rc = cur ? 0 : -1;
-    if (!rc) {
+    put_header(o, 0);
+    for (int r = 0; r < n; r++) {
+        cursor *c = &g->cur[r];
+        uint64_t wall = get(c), ns[CP_NTYPES], calls[CP_NTYPES];
+        for (int t = 0; t < CP_NTYPES; t++) {
+            ns[t] = get(c);
+            calls[t] = get(c);
+        }
+        put_rank_head(o, r, g->hosts + (size_t)r * CP_HOST_LEN, g->local[r],
+                      g->cpus + (size_t)r * CP_CPUS_LEN, wall, ns, calls);
+        for (int i = 0; i < 3; i++) {
+            put(o, row_label[i]);
+            put_row_words(o, c);
+        }
+        put(o, r + 1 < n ? "},\n" : "}\n");
+    }
+    if (group_comms(g) != 0) {
+        o->failed = 1; /* out of memory: no profile rather than half one */
+        return;
+    }
+    put(o, "  ],\n  \"communicators\": [");
+    for (int j = 0; j < g->ncomms; j++) {
+        const comm_out *co = &g->comms[j];
+        put_comm_head(o, j, co->size, co->desc + 1, NULL, co->remote_size,
+                      co->desc + 2 + co->size, NULL);
+        int first = 1;
+        for (int k = 0; k < co->nwho; k++) {
+            cursor c = {co->who[k].recs, g->cur[co->who[k].rank].end};
+            for (uint64_t i = 0; i < co->who[k].nrecs; i++) {
+                uint64_t t = get(&c), calls = get(&c), bytes = get(&c),
+                         ns = get(&c), npeers = get(&c);
+                put_record(o, first, co->who[k].rank, t, calls, bytes, ns);
+                first = 0;
+                for (uint64_t p = 0; p < npeers; p++) {
+                    uint64_t peer = get(&c), b = get(&c);
+                    put_peer(o, p == 0, peer, b);
+                }
+                put(o, npeers ? "]}" : "}");
+            }
+        }
+        put(o, "\n     ]}");
+    }
+    put(o, "\n  ]\n}\n");
+}
+
+static int write_final(const uint64_t *all, const int *counts,
+                       const int *displs, const char *hosts, const char *cpus,
+                       const int *local)
+{
+    const char *path = getenv("COMMPROF_OUT");
+    if (!path || !*path)
+        path = "commprof.json";
+    size_t len = strlen(path) + 32;
+    char *tmp = malloc(len);
+    int n = cp.world_size;
+    gathered g = {malloc((size_t)n * sizeof *g.cur), hosts, cpus, local,
+                  NULL, 0};
+    int rc = -1;
+    if (tmp && g.cur) {
         for (int r = 0; r < n; r++)
-            cur[r] = (cursor){all + displs[r], all + displs[r] + counts[r]};
-        char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-        int vlen = 0;
-        PMPI_Get_library_version(version, &vlen);
-        char *nl = strchr(version, '\n');
-        if (nl)
-            *nl = '\0';
-        fprintf(fp, "{\n  \"format\": \"topomap-commprof\",\n  \"version\": 1,\n"
-                    "  \"mpi_library\": ");
-        json_str(fp, version);
-        fprintf(fp, ",\n  \"world_size\": %d,\n  \"types\": [", n);
-        for (int t = 0; t < CP_NTYPES; t++)
-            fprintf(fp, "%s\"%s\"", t ? ", " : "", cp_type_names[t]);
-        fprintf(fp, "],\n");
-        write_ranks(fp, cur, hosts, cpus, local);
-        rc = write_comms(fp, cur);
-        fprintf(fp, "}\n");
+            g.cur[r] = (cursor){all + displs[r], all + displs[r] + counts[r]};
+        cp_tmp_name(tmp, len, path);
+        rc = write_atomically(tmp, path, put_final, &g);
     }
-    free(cur);
-    if (fflush(fp) != 0 || ferror(fp))
-        rc = -1;
-    if (fclose(fp) != 0)
-        rc = -1;
-    if (!rc && rename(tmp, path) != 0)
-        rc = -1;
-    if (rc) {
-        unlink(tmp);
+    if (rc)
         cp_warn("could not write the profile %s", path);
-    }
+    for (int j = 0; j < g.ncomms; j++)
+        free(g.comms[j].who);
+    free(g.comms);
+    free(g.cur);
     free(tmp);
     return rc;
 }
@@ -393,16 +573,6 @@ int cp_write_profile(void)
     pack(&b);
     int n = cp.world_size, me = cp.world_rank;
     int count = b.failed ? 0 : (int)b.n; /* a rank out of memory sends none */
-    char host[HOST_LEN] = "", cpus[CPUS_LEN];
-    int hlen = 0, local = 0;
-    PMPI_Get_processor_name(host, &hlen);
-    cpu_list(cpus, sizeof cpus);
-    MPI_Comm node;
-    if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-                             MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        PMPI_Comm_rank(node, &local);
-        PMPI_Comm_free(&node);
-    }
     int *counts = NULL, *displs = NULL, *locals = NULL;
     char *hosts = NULL, *allcpus = NULL;
     uint64_t *all = NULL;
@@ -411,15 +581,16 @@ int cp_write_profile(void)
         counts = calloc((size_t)n, sizeof *counts);
         displs = calloc((size_t)n, sizeof *displs);
         locals = calloc((size_t)n, sizeof *locals);
-        hosts = calloc((size_t)n, HOST_LEN);
-        allcpus = calloc((size_t)n, CPUS_LEN);
+        hosts = calloc((size_t)n, CP_HOST_LEN);
+        allcpus = calloc((size_t)n, CP_CPUS_LEN);
     }
     PMPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    PMPI_Gather(&local, 1, MPI_INT, locals, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    PMPI_Gather(host, HOST_LEN, MPI_CHAR, hosts, HOST_LEN, MPI_CHAR, 0,
+    PMPI_Gather(&cp.local_rank, 1, MPI_INT, locals, 1, MPI_INT, 0,
                 MPI_COMM_WORLD);
-    PMPI_Gather(cpus, CPUS_LEN, MPI_CHAR, allcpus, CPUS_LEN, MPI_CHAR, 0,
+    PMPI_Gather(cp.host, CP_HOST_LEN, MPI_CHAR, hosts, CP_HOST_LEN, MPI_CHAR, 0,
                 MPI_COMM_WORLD);
+    PMPI_Gather(cp.cpus, CP_CPUS_LEN, MPI_CHAR, allcpus, CP_CPUS_LEN, MPI_CHAR,
+                0, MPI_COMM_WORLD);
     if (me == 0) {
         for (int r = 0; r < n; r++) {
             displs[r] = (int)total;
@@ -430,13 +601,10 @@ int cp_write_profile(void)
     PMPI_Gatherv(b.w, count, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T,
                  0, MPI_COMM_WORLD);
     int rc = 0;
-    if (me == 0) {
-        const char *path = getenv("COMMPROF_OUT");
-        if (!path || !*path)
-            path = "commprof.json";
-        rc = all ? write_file(path, all, counts, displs, hosts, allcpus, locals)
+    if (me == 0)
+        rc = all && hosts && allcpus && locals
+                 ? write_final(all, counts, displs, hosts, allcpus, locals)
                  : -1;
-    }
     free(b.w);
     free(all);
     free(counts);
@@ -445,4 +613,94 @@ int cp_write_profile(void)
     free(hosts);
     free(allcpus);
     return rc;
+}
+
+/* ---------------------------------------------------- a partial profile */
+
+static void put_row_dense(out *o, const uint64_t *bytes, const uint64_t *msgs)
+{
+    put(o, "[");
+    int first = 1;
+    for (int i = 0; i < cp.world_size; i++) {
+        uint64_t b = cp_load(&bytes[i]), m = cp_load(&msgs[i]);
+        if (b || m) {
+            put_triple(o, first, (uint64_t)i, b, m);
+            first = 0;
+        }
+    }
+    put(o, "]");
+}
+
+static int comm_used(const cp_comm *c)
+{
+    for (int t = 0; t < CP_NTYPES; t++)
+        if (cp_load(&c->coll[t].calls))
+            return 1;
+    return 0;
+}
+
+static void put_partial(out *o, const void *arg)
+{
+    (void)arg;
+    uint64_t ns[CP_NTYPES], calls[CP_NTYPES];
+    for (int t = 0; t < CP_NTYPES; t++) {
+        ns[t] = cp_load(&cp.type_ns[t]);
+        calls[t] = cp_load(&cp.type_calls[t]);
+    }
+    put_header(o, 1);
+    put_rank_head(o, cp.world_rank, cp.host, cp.local_rank, cp.cpus,
+                  (uint64_t)(cp_now() - cp.t_init), ns, calls);
+    const uint64_t *rows[3][2] = {{cp.sent_bytes, cp.sent_msgs},
+                                  {cp.recv_bytes, cp.recv_msgs},
+                                  {cp.rma_bytes, cp.rma_ops}};
+    for (int i = 0; i < 3; i++) {
+        put(o, row_label[i]);
+        put_row_dense(o, rows[i][0], rows[i][1]);
+    }
+    put(o, "}\n  ],\n  \"communicators\": [");
+    int id = 0;
+    for (const cp_comm *c = __atomic_load_n(&cp.comms, __ATOMIC_ACQUIRE); c;
+         c = c->next) {
+        if (!comm_used(c))
+            continue;
+        put_comm_head(o, id++, c->size, NULL, c->members, c->remote_size, NULL,
+                      c->remote);
+        int first = 1;
+        for (int t = 0; t < CP_NTYPES; t++) {
+            const cp_coll *k = &c->coll[t];
+            uint64_t kcalls = cp_load(&k->calls);
+            if (!kcalls)
+                continue;
+            put_record(o, first, cp.world_rank, (uint64_t)t, kcalls,
+                       cp_load(&k->bytes), cp_load(&k->ns));
+            first = 0;
+            const uint64_t *peers = __atomic_load_n(&k->peers,
+                                                    __ATOMIC_ACQUIRE);
+            int np = 0;
+            for (int i = 0; peers && i < cp_comm_peers(c); i++) {
+                uint64_t b = cp_load(&peers[i]);
+                if (b)
+                    put_peer(o, np++ == 0, (uint64_t)i, b);
+            }
+            put(o, np ? "]}" : "}");
+        }
+        put(o, "\n     ]}");
+    }
+    put(o, "\n  ]\n}\n");
+}
+
+int cp_recorded_anything(void)
+{
+    for (int t = 0; t < CP_NTYPES; t++)
+        if (cp_load(&cp.type_calls[t]))
+            return 1;
+    for (size_t i = 0; i < 6 * (size_t)cp.world_size; i++)
+        if (cp_load(&cp.sent_bytes[i]))
+            return 1;
+    return 0;
+}
+
+int cp_write_partial(const char *tmp, const char *path)
+{
+    return write_atomically(tmp, path, put_partial, NULL);
 }

@@ -9,9 +9,18 @@
   commprof_check.py monitoring PROFILE DIR   point-to-point and one-sided
       bytes and messages equal Open MPI's pml monitoring files DIR/prof.R.prof
       (E lines: src dst bytes msgs; S lines: one-sided)
+  commprof_check.py p2p PROFILE STDOUT       tests/mpi/p2p_all.c (4 ranks);
+      STDOUT: its output, the polls of each rank
+  commprof_check.py coll PROFILE             tests/mpi/coll_all.c (8 ranks)
+  commprof_check.py intercomm PROFILE        tests/mpi/intercomm.c (4 ranks)
+  commprof_check.py rma PROFILE STDOUT       tests/mpi/rma_all.c (4 ranks)
+  commprof_check.py threads PROFILE          tests/mpi/threads.c (4 ranks)
+  commprof_check.py partial FOLDER VARIANT   the partial files
+      tests/mpi/abort.c VARIANT (abort, exit, signal) left in FOLDER
 """
 import glob
 import json
+import os
 import re
 import sys
 
@@ -145,14 +154,358 @@ def check_monitoring(prof, folder):
         failures.append("no point-to-point traffic recorded at all")
 
 
+def records(prof):
+    """{(members, remote): {(rank, type): (calls, bytes, {peer: bytes})}}"""
+    out = {}
+    for c in prof["communicators"]:
+        key = (tuple(c["members"]), tuple(c.get("remote", ())))
+        recs = out.setdefault(key, {})
+        for rec in c["collectives"]:
+            recs[(rec["rank"], rec["type"])] = (rec["calls"], rec["bytes"],
+                                               dict(map(tuple, rec.get("peers", []))))
+    return out
+
+
+def expect_records(prof, want):
+    """The profile's collective records equal want (as records() gives
+    them); a difference is reported per record."""
+    got = records(prof)
+    for comm in sorted(set(got) | set(want)):
+        g, w = got.get(comm, {}), want.get(comm, {})
+        name = f"communicator {list(comm[0])}" + (f" remote {list(comm[1])}" if comm[1] else "")
+        for key in sorted(set(g) | set(w)):
+            expect(f"{name} rank {key[0]} {key[1]} (calls, bytes, peers)",
+                   g.get(key), w.get(key))
+
+
+def polls(stdout):
+    """The "rank R polls P" lines a test program printed."""
+    got = {}
+    for line in open(stdout):
+        m = re.match(r"rank (\d+) polls (\d+)$", line.strip())
+        if m:
+            got[int(m.group(1))] = int(m.group(2))
+    return got
+
+
+def add_peers(*parts):
+    total = {}
+    for part in parts:
+        for peer, b in part.items():
+            total[peer] = total.get(peer, 0) + b
+    return total
+
+
+def check_p2p(prof, stdout):
+    """tests/mpi/p2p_all.c on 4 ranks."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    loops = polls(stdout)
+    expect("ranks reporting polls", sorted(loops), list(range(n)))
+    # Rank r to next = r+1 on MPI_COMM_WORLD, [bytes, messages] per step:
+    to_next = [
+        (10, 1), (20, 1), (30, 1), (40, 1),  # 1-4: Send, Isend, Bsend, Ibsend
+        (50, 1), (60, 1), (70, 1), (80, 1),  # 5-8: Ssend, Issend, Rsend, Irsend
+        (90, 1), (100, 1),                   # 9-10: Sendrecv, Sendrecv_replace
+        # 11: Send_init, Bsend_init, Ssend_init, Rsend_init, two starts each
+        (2 * 110, 2), (2 * 120, 2), (2 * 130, 2), (2 * 140, 2),
+        (150, 1), (160, 1), (170, 1), (180, 1),  # 12-14: the Isends
+    ]  # 2210 B in 22 messages; step 15 (MPI_PROC_NULL) adds nothing
+    nb = sum(b for b, _ in to_next)
+    nm = sum(m for _, m in to_next)
+    # Step 16 sends 2 x vector(3 blocks of 2 ints) = 2 x 24 B (the type's
+    # size, not its 40 B extent) to comm rank +1 of the reversed
+    # communicator, which is world rank r-1.
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        nxt, prv = (r + 1) % n, (r - 1) % n
+        expect(f"rank {r} sent", rows(rk["sent"]), {nxt: (nb, nm), prv: (48, 1)})
+        # Every receive counted from its status, ignored or not, ANY_SOURCE,
+        # persistent, matched (Mrecv, Imrecv) or completed by any Wait/Test.
+        expect(f"rank {r} received", rows(rk["received"]),
+               {prv: (nb, nm), nxt: (48, 1)})
+        expect(f"rank {r} rma", rk["rma"], [])
+        # p2p calls per step: 1: Irecv Send Wait (3); 2: Isend Recv Wait (3);
+        # 3: Bsend Recv (2); 4: Irecv Ibsend Waitall (3); 5-8: Irecv and the
+        # send (2 each, 8) + the polls; 9, 10: 1 each; 11: 8 inits, Startall,
+        # 4 Start, 8 Waitany, 2 Startall (23) + the Waitsome polls (the
+        # Request_free are not timed); 12: Isend Mprobe Mrecv Wait (4);
+        # 13: Isend Imrecv Waitall (3) + the Improbe polls; 14: Isend Probe
+        # Recv Isend Recv Waitall (6) + the Iprobe polls; 15: Send, Isend,
+        # Wait, Recv, Mprobe, Mrecv (6); 16: Irecv Send Wait (3).
+        # 3+3+2+3+8+1+1+23+4+3+6+6+3 = 66.  Barrier: steps 7, 8 and the two
+        # rounds of 11.
+        calls = {t: v["calls"] for t, v in rk["types"].items()}
+        expect(f"rank {r} calls", calls, {"p2p": 66 + loops.get(r, 0), "barrier": 4})
+    expect_records(prof, {(tuple(range(n)), ()): {(m, "barrier"): (4, 0, {}) for m in range(n)}})
+
+
+def coll_world(r, n):
+    """What rank r records on MPI_COMM_WORLD in tests/mpi/coll_all.c:
+    {type: (calls, bytes, peers)}; ints 4 B, doubles 8 B."""
+    others = [i for i in range(n)]
+    def to_all_but(me, b):
+        return {i: b for i in others if i != me}
+    rec = {}
+    rec["barrier"] = (2, 0, {})
+    # Bcast 100 B from 0, Ibcast 5 ints = 20 B from 1: the root's buffer,
+    # sent to every other member.
+    rec["bcast"] = (2, {0: 100, 1: 20}.get(r, 0),
+                    to_all_but(0, 100) if r == 0 else to_all_but(1, 20) if r == 1 else {})
+    # Reduce 4 doubles (32 B) to 2, Ireduce 4 ints (16 B) to 3: every
+    # member's count, in place at the root too; sent to the root by others.
+    rec["reduce"] = (2, 48, add_peers({2: 32} if r != 2 else {}, {3: 16} if r != 3 else {}))
+    rec["allreduce"] = (2, 64 + 8, {})  # 8 doubles; 2 ints in place
+    rec["alltoall"] = (3, 16 * n + 8 * n + 4 * n, {})  # 4 ints, 2 in place, 1
+    # Alltoallv i+1 ints, in place 1+(r+i)%2 ints, Ialltoallv (r+i)%3 ints.
+    av = {i: 4 * (i + 1) + 4 * (1 + (r + i) % 2) + 4 * ((r + i) % 3) for i in range(n)}
+    rec["alltoallv"] = (3, sum(av.values()), {i: b for i, b in av.items() if b})
+    # Alltoallw: 1 then 2 elements to i, an int (4 B) to even i, a double
+    # (8 B) to odd i: 12 or 24 B.
+    aw = {i: 3 * (4 if i % 2 == 0 else 8) for i in range(n)}
+    rec["alltoallw"] = (2, sum(aw.values()), aw)
+    rec["allgather"] = (2, 12 + 8, {})  # 3 ints; 2 ints in place
+    rec["allgatherv"] = (2, 4 * (r + 1) + 8, {})  # r+1 ints; 2 in place
+    # Gather 5 ints to 0; Igather 1 double to 1, in place at the root (0 B).
+    rec["gather"] = (2, 20 + (0 if r == 1 else 8),
+                     add_peers({0: 20} if r != 0 else {}, {1: 8} if r != 1 else {}))
+    # Gatherv r+1 ints to 2; Igatherv 2 ints to 3.
+    rec["gatherv"] = (2, 4 * (r + 1) + 8,
+                      add_peers({2: 4 * (r + 1)} if r != 2 else {}, {3: 8} if r != 3 else {}))
+    # Scatter 3 ints each from 0 (its buffer: n blocks); Iscatter 1 int each
+    # from 1, in place there (its buffer is still n blocks).
+    rec["scatter"] = (2, {0: 12 * n, 1: 4 * n}.get(r, 0),
+                      to_all_but(0, 12) if r == 0 else to_all_but(1, 4) if r == 1 else {})
+    # Scatterv i+1 ints to i from 2; Iscatterv 1 double each from 3.
+    sv = {i: 4 * (i + 1) for i in range(n) if i != 2}
+    rec["scatterv"] = (2, {2: 4 * n * (n + 1) // 2, 3: 8 * n}.get(r, 0),
+                       sv if r == 2 else to_all_but(3, 8) if r == 3 else {})
+    # Reduce_scatter i+1 ints to i; Ireduce_scatter in place, 1 double each.
+    rs = {i: 4 * (i + 1) + 8 for i in range(n)}
+    rec["reduce_scatter"] = (2, sum(rs.values()), rs)
+    rec["reduce_scatter_block"] = (2, 8 * n + 4 * n, {})  # 2 ints; 1 in place
+    rec["scan"] = (2, 12 + 4, {})  # 3 ints; 1 in place
+    rec["exscan"] = (2, 16 + 4, {})  # 2 doubles; 1 int in place
+    # Neighbourhoods on the dims_create grid (4 x 2 at 8 ranks, rank =
+    # 2x + y): -x, +x and the y neighbour, which is both -y and +y.
+    nx, ny = dims2(n)
+    x, y = divmod(r, ny)
+    mx, px = ((x - 1) % nx) * ny + y, ((x + 1) % nx) * ny + y
+    yn = x * ny + (1 - y)
+    # The y-open grid has no -x neighbour at x = 0, no +x at x = nx-1.
+    omx = {mx: 1} if x > 0 else {}
+    opx = {px: 1} if x < nx - 1 else {}
+    def scaled(part, b):
+        return {k: v * b for k, v in part.items()}
+    graph = [(r - 1) % n, (r + 1) % n, (r + n // 2) % n]
+    dist = [(r + 1) % n, (r + 3) % n]
+    # Periodic grid Neighbor_allgather 3 ints: 12 B to each of the four
+    # blocks (the y neighbour twice); the buffer is one block.  Open grid
+    # Ineighbor_allgather 1 double: 8 B to each existing neighbour.
+    rec["neighbor_allgather"] = (2, 12 + 8, add_peers(
+        {mx: 12}, {px: 12}, {yn: 24}, scaled(omx, 8), scaled(opx, 8), {yn: 16}))
+    # Open grid Neighbor_allgatherv 1 int; graph Ineighbor_allgatherv 2 ints.
+    rec["neighbor_allgatherv"] = (2, 4 + 8, add_peers(
+        scaled(omx, 4), scaled(opx, 4), {yn: 8}, *({g: 8} for g in graph)))
+    # Periodic grid Neighbor_alltoall 1 int per block (4 blocks, 16 B);
+    # graph 1 double to each of 3 (24 B); dist-graph Ineighbor_alltoall
+    # 1 int to each of 2 (8 B).
+    rec["neighbor_alltoall"] = (3, 16 + 24 + 8, add_peers(
+        {mx: 4}, {px: 4}, {yn: 8}, *({g: 8} for g in graph), *({d: 4} for d in dist)))
+    # Periodic grid Neighbor_alltoallv 1, 2, 3, 3 ints (36 B); dist-graph
+    # Ineighbor_alltoallv 2, 1 ints (12 B).
+    rec["neighbor_alltoallv"] = (2, 36 + 12, add_peers(
+        {mx: 4}, {px: 8}, {yn: 24}, {dist[0]: 8}, {dist[1]: 4}))
+    # Periodic grid Ineighbor_alltoallw 1 int, 2 ints, 1 double, 1 double
+    # (28 B); dist-graph Neighbor_alltoallw 1 int, 2 ints (12 B).
+    rec["neighbor_alltoallw"] = (2, 28 + 12, add_peers(
+        {mx: 4}, {px: 8}, {yn: 16}, {dist[0]: 4}, {dist[1]: 8}))
+    return rec
+
+
+def dims2(n):
+    """MPI_Dims_create(n, 2): the most square split, larger first."""
+    d = max(i for i in range(1, int(n ** 0.5) + 1) if n % i == 0)
+    return n // d, d
+
+
+def check_coll(prof):
+    """tests/mpi/coll_all.c on 8 ranks."""
+    n = prof["world_size"]
+    expect("world_size", n, 8)
+    want = {}
+    world = want.setdefault((tuple(range(n)), ()), {})
+    for r in range(n):
+        for t, v in coll_world(r, n).items():
+            world[(r, t)] = v
+    # The halves from Comm_split(r % 2, key -r): members in decreasing
+    # world rank.  Bcast 10 B from comm rank 0; Alltoallv i+1 bytes to comm
+    # rank i (1+2+3+4 = 10 B at 4 members); Allreduce 1 int.
+    for color in (0, 1):
+        members = tuple(sorted(range(color, n, 2), reverse=True))
+        recs = want.setdefault((members, ()), {})
+        for hr, m in enumerate(members):
+            k = len(members)
+            recs[(m, "bcast")] = (1, 10 if hr == 0 else 0,
+                                  {i: 10 for i in range(1, k)} if hr == 0 else {})
+            recs[(m, "alltoallv")] = (1, k * (k + 1) // 2, {i: i + 1 for i in range(k)})
+            recs[(m, "allreduce")] = (1, 4, {})
+    expect_records(prof, want)
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        # Type calls: the record's calls, plus one MPI_Wait per nonblocking
+        # call (all on the world but three blocking calls on the halves).
+        nonblocking = {"barrier": 1, "bcast": 1, "reduce": 1, "allreduce": 1,
+                       "alltoall": 1, "alltoallv": 1, "alltoallw": 1, "allgather": 1,
+                       "allgatherv": 1, "gather": 1, "gatherv": 1, "scatter": 1,
+                       "scatterv": 1, "reduce_scatter": 1, "reduce_scatter_block": 1,
+                       "scan": 1, "exscan": 1, "neighbor_allgather": 1,
+                       "neighbor_allgatherv": 1, "neighbor_alltoall": 1,
+                       "neighbor_alltoallv": 1, "neighbor_alltoallw": 1}
+        halves = {"bcast": 1, "alltoallv": 1, "allreduce": 1}
+        calls = {t: v["calls"] for t, v in rk["types"].items()}
+        expect(f"rank {r} calls", calls,
+               {t: c + nonblocking[t] + halves.get(t, 0)
+                for t, (c, _, _) in coll_world(r, n).items()})
+        expect(f"rank {r} point-to-point", (rk["sent"], rk["received"], rk["rma"]),
+               ([], [], []))
+
+
+def check_intercomm(prof):
+    """tests/mpi/intercomm.c on 4 ranks: evens {0, 2} and odds {1, 3}."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        # 40 B to remote rank r/2, world rank r^1; from ANY_SOURCE, which
+        # the status resolves in the remote group.
+        expect(f"rank {r} sent", rows(rk["sent"]), {r ^ 1: (40, 1)})
+        expect(f"rank {r} received", rows(rk["received"]), {r ^ 1: (40, 1)})
+        # p2p: Isend Recv Wait; bcast: Bcast, Ibcast and its Wait.
+        calls = {t: v["calls"] for t, v in rk["types"].items()}
+        expect(f"rank {r} calls", calls, {"p2p": 3, "bcast": 3, "gather": 1, "allgather": 1})
+    # Peers of an intercommunicator's records are remote-group ranks.
+    # Bcast 24 B from world 0 (MPI_ROOT) to both odd ranks; Ibcast 12 B
+    # from world 3 to both even ranks; the others (MPI_PROC_NULL or the
+    # receiving group) send nothing.  Gather: the even ranks send 4 ints
+    # (16 B) to remote rank 0 (world 1); world 1 (MPI_ROOT, send count 7
+    # not significant) and world 3 (MPI_PROC_NULL) send nothing.
+    # Allgather: everyone's 2 ints (8 B).
+    want = {
+        ((0, 2), (1, 3)): {
+            (0, "bcast"): (2, 24, {0: 24, 1: 24}), (2, "bcast"): (2, 0, {}),
+            (0, "gather"): (1, 16, {0: 16}), (2, "gather"): (1, 16, {0: 16}),
+            (0, "allgather"): (1, 8, {}), (2, "allgather"): (1, 8, {})},
+        ((1, 3), (0, 2)): {
+            (1, "bcast"): (2, 0, {}), (3, "bcast"): (2, 12, {0: 12, 1: 12}),
+            (1, "gather"): (1, 0, {}), (3, "gather"): (1, 0, {}),
+            (1, "allgather"): (1, 8, {}), (3, "allgather"): (1, 8, {})},
+    }
+    expect_records(prof, want)
+
+
+def check_rma(prof, stdout):
+    """tests/mpi/rma_all.c on 4 ranks."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    loops = polls(stdout)
+    expect("ranks reporting polls", sorted(loops), list(range(n)))
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        odd = r % 2
+        # [target, bytes, operations], origin count x 4 B:
+        # r+1 under fence: Put 5 + Get 3 + Accumulate 2 ints = 40 B, 3;
+        # r+2 under lock: Get_accumulate 4 + Fetch_and_op 1 +
+        #   Compare_and_swap 1 = 24 B, 3;
+        # r+3 under lock_all: Rput 6 + Rget 7 + Raccumulate 1 +
+        #   Rget_accumulate 2 = 64 B, 4;
+        # PSCW: an odd rank puts 10 ints (40 B) at r-1 = r+3, an even rank
+        #   3 ints (12 B) at r+1.
+        want = {(r + 1) % n: (40 + (0 if odd else 12), 3 + (0 if odd else 1)),
+                (r + 2) % n: (24, 3),
+                (r + 3) % n: (64 + (40 if odd else 0), 4 + (1 if odd else 0))}
+        expect(f"rank {r} rma", rows(rk["rma"]), want)
+        expect(f"rank {r} p2p", (rk["sent"], rk["received"]), ([], []))
+        # Calls: 2 fences + 3 ops; lock + 3 ops + unlock; lock_all + 4 ops +
+        # Waitall (charged to rma: its requests are one-sided) + 4 flushes +
+        # unlock_all: 5 + 5 + 11 = 21.  PSCW: accessing (start, Put,
+        # complete) 3, exposing with wait (post, wait) 2, with test (post and
+        # the Win_test polls).
+        pscw = 3 + (1 + loops.get(r, 0) if odd else 2)
+        calls = {t: v["calls"] for t, v in rk["types"].items()}
+        expect(f"rank {r} calls", calls, {"rma": 21 + pscw})
+    expect("communicators", prof["communicators"], [])
+
+
+def check_threads(prof):
+    """tests/mpi/threads.c on 4 ranks, 4 threads each."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        # 100 messages of 8(t+1) B from each thread t: 100 x (8+16+24+32)
+        # = 8000 B in 400 messages; calls: 400 x (Irecv, Send, Wait).
+        expect(f"rank {r} sent", rows(rk["sent"]), {(r + 1) % n: (8000, 400)})
+        expect(f"rank {r} received", rows(rk["received"]), {(r - 1) % n: (8000, 400)})
+        calls = {t: v["calls"] for t, v in rk["types"].items()}
+        expect(f"rank {r} calls", calls, {"p2p": 1200, "allreduce": 20, "alltoallv": 4})
+    # Each thread's 5 Allreduce of 1 double and one Alltoallv of i+1 B to
+    # member i, on four communicators with the same members: one record.
+    expect_records(prof, {(tuple(range(n)), ()): {
+        **{(m, "allreduce"): (20, 160, {}) for m in range(n)},
+        **{(m, "alltoallv"): (4, 40, {i: 4 * (i + 1) for i in range(n)}) for m in range(n)}}})
+
+
+def check_partial(folder, variant):
+    """The files tests/mpi/abort.c leaves in FOLDER (4 ranks)."""
+    n = 4
+    # Rank 3 recorded nothing (MPI_Pcontrol(2)); in the signal variant rank
+    # 2's own SIGTERM handler wrote a mark instead of a partial file.
+    ranks = [0, 1] if variant == "signal" else [0, 1, 2]
+    names = [f"prof.json.rank{r}" for r in ranks]
+    if variant == "signal":
+        names.append("prof.json.own")
+    expect("files (none hidden, no final profile)", sorted(os.listdir(folder)), sorted(names))
+    for r in ranks:
+        path = f"{folder}/prof.json.rank{r}"
+        if not os.path.exists(path):
+            continue
+        prof = json.load(open(path))
+        expect(f"rank {r} members", list(prof)[:3], ["format", "version", "partial"])
+        expect(f"rank {r} header", (prof["format"], prof["version"], prof["partial"],
+                                    prof["world_size"]), ("topomap-commprof", 1, True, n))
+        expect(f"rank {r} ranks", [rk["rank"] for rk in prof["ranks"]], [r])
+        rk = prof["ranks"][0]
+        # 3 Sendrecv of 100(r+1) B to r+1; from r-1, 100 x its rank+1.
+        prev = (r - 1) % n
+        expect(f"rank {r} sent", rows(rk["sent"]), {(r + 1) % n: (300 * (r + 1), 3)})
+        expect(f"rank {r} received", rows(rk["received"]), {prev: (300 * (prev + 1), 3)})
+        calls = {t: v["calls"] for t, v in rk["types"].items()}
+        expect(f"rank {r} calls", calls, {"p2p": 3, "allreduce": 1, "bcast": 1})
+        # Allreduce of 2 ints on the world; Bcast of 16 B on the half from
+        # its comm rank 0 (world 0 or 1) to the other member.
+        half = (r % 2, r % 2 + 2)
+        root = r in (0, 1)
+        expect_records(prof, {
+            (tuple(range(n)), ()): {(r, "allreduce"): (1, 8, {})},
+            (half, ()): {(r, "bcast"): (1, 16 if root else 0, {1: 16} if root else {})}})
+
+
 def main():
     if len(sys.argv) < 3 or sys.argv[1] not in (
             "pattern", "late", "fortran", "monitoring", "p2p", "coll", "intercomm", "rma",
             "threads", "partial"):
         print(__doc__)
         return 2
-    prof = json.load(open(sys.argv[2]))
-    if sys.argv[1] == "pattern":
+    prof = None if sys.argv[1] == "partial" else json.load(open(sys.argv[2]))
+    if sys.argv[1] == "partial":
+        check_partial(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] in ("p2p", "rma"):
+        (check_p2p if sys.argv[1] == "p2p" else check_rma)(prof, sys.argv[3])
+    elif sys.argv[1] in ("coll", "intercomm", "threads"):
+        {"coll": check_coll, "intercomm": check_intercomm,
+         "threads": check_threads}[sys.argv[1]](prof)
+    elif sys.argv[1] == "pattern":
         check_pattern(prof)
     elif sys.argv[1] == "late":
         check_late(prof)

@@ -3,25 +3,22 @@
 # equals the known pattern exactly, agrees with Open MPI's own pml and osc
 # monitoring, honours COMMPROF_ENABLE=0 and COMMPROF_START=off, and leaves
 # the program's exit status alone.
-. "$TOPOMAP_SRCDIR/tests/lib.sh"
-check="python3 $TOPOMAP_SRCDIR/tests/commprof_check.py"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-run() { mpirun -np 4 -x LD_PRELOAD="$COMMPROF_LIB" "$@"; }
+. "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
 
-expect_ok run -x COMMPROF_OUT="$work/p.json" "$PATTERN"
+expect_ok run 4 -x COMMPROF_OUT="$work/p.json" "$PATTERN"
 expect_ok $check pattern "$work/p.json"
-checks=$((checks + 1)); ls "$work" | grep -q 'p.json.tmp' && fail "temporary profile left behind"
+checks=$((checks + 1))
+[ "$(ls -A "$work" | grep -c 'p\.json')" -eq 1 ] || fail "more than the profile left behind"
 
 mkdir -p "$work/mon"
-expect_ok run -x COMMPROF_OUT="$work/plain.json" --mca pml_monitoring_enable 2 \
+expect_ok run 4 -x COMMPROF_OUT="$work/plain.json" --mca pml_monitoring_enable 2 \
   --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$work/mon/prof" \
   "$PATTERN" --plain
 expect_ok $check monitoring "$work/plain.json" "$work/mon"
 
-expect_ok run -x COMMPROF_OUT="$work/late.json" -x COMMPROF_START=off "$PATTERN"
+expect_ok run 4 -x COMMPROF_OUT="$work/late.json" -x COMMPROF_START=off "$PATTERN"
 expect_ok $check late "$work/late.json"
 
-expect_ok run -x COMMPROF_OUT="$work/off.json" -x COMMPROF_ENABLE=0 "$PATTERN"
+expect_ok run 4 -x COMMPROF_OUT="$work/off.json" -x COMMPROF_ENABLE=0 "$PATTERN"
 expect_no_file "$work/off.json"
 finish

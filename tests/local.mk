@@ -11,6 +11,7 @@ AM_TESTS_ENVIRONMENT = \
 	SCOTCH_GCV='$(SCOTCH_GCV)'; \
 	COMMPROF_LIB='$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
 	PATTERN='$(abs_top_builddir)/tests/mpi/pattern'; \
+	MPI_TESTS='$(abs_top_builddir)/tests/mpi'; export MPI_TESTS; \
 	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
 	COMMPROF_RUN='$(abs_top_builddir)/scripts/commprof-run'; export COMMPROF_RUN; \
 	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
