@@ -4,7 +4,8 @@
 # bad input (a clear message, a non-zero exit, nothing written); and a
 # profile of tests/mpi/pattern made under mpirun with libcommprof, which
 # tests/commprof_check.py checks against the known pattern and whose
-# matrices and merge must agree with it.
+# matrices and merge must agree with it; and the real partial files of
+# tests/mpi/abort.c merged.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 tg=$TASKGRAPH
 d=$TOPOMAP_DATA
@@ -199,4 +200,40 @@ for rk in prof["ranks"]:
 PY
 expect_ok $tg merge "$work"/split.json.rank* -o "$work/merged.json"
 same_file "$work/merged.json" "$prof"
+
+# Real partial files: tests/mpi/abort.c calls MPI_Abort on rank 1 and
+# mpirun ends the others; commprof_check.py (mode partial) holds what each
+# file must hold, and rank 3 recorded nothing, so it left none.
+mkdir "$work/abort"
+checks=$((checks + 1))
+mpirun -np 4 -x LD_PRELOAD="$COMMPROF_LIB" -x COMMPROF_OUT="$work/abort/prof.json" \
+  "$MPI_TESTS/abort" abort > "$work/out" 2> "$work/err"
+[ $? -eq 3 ] || fail "abort.c: mpirun did not exit with MPI_Abort's 3"
+expect_ok python3 "$TOPOMAP_SRCDIR/tests/commprof_check.py" partial "$work/abort" abort
+expect_fail 1 "no partial file for rank 3 (of 4); --allow-missing merges without them" \
+  $tg merge "$work"/abort/prof.json.rank* -o "$work/aborted.json"
+expect_no_file "$work/aborted.json"
+expect_fail 0 "no partial file for rank 3 (of 4); merged without them" \
+  $tg merge --allow-missing "$work"/abort/prof.json.rank* -o "$work/aborted.json"
+# The merge holds what the files hold, as Python's JSON reader sees them:
+# the ranks as they are, each communicator's records joined.
+expect_ok python3 - "$work/aborted.json" "$work"/abort/prof.json.rank* <<'PY'
+import json, sys
+merged = json.load(open(sys.argv[1]))
+parts = [json.load(open(p)) for p in sys.argv[2:]]
+def comms(docs):
+    out = {}
+    for doc in docs:
+        for c in doc["communicators"]:
+            key = (tuple(c["members"]), tuple(c.get("remote", [])))
+            out.setdefault(key, []).extend(c["collectives"])
+    return {k: sorted(v, key=lambda k: (k["rank"], k["type"])) for k, v in out.items()}
+for key in ("format", "version", "mpi_library", "world_size", "types"):
+    assert merged[key] == parts[0][key], key
+assert "partial" not in merged
+assert merged["ranks"] == sorted((rk for p in parts for rk in p["ranks"]),
+                                 key=lambda rk: rk["rank"]), "ranks"
+assert [c["id"] for c in merged["communicators"]] == list(range(len(merged["communicators"])))
+assert comms([merged]) == comms(parts), "communicators"
+PY
 finish
