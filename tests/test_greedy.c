@@ -368,6 +368,92 @@ START_TEST(path_on_a_ring_of_nodes)
 }
 END_TEST
 
+START_TEST(delta_limits_the_candidates)
+{
+    /* A star (task 0 in the middle) on torus:8, one slot per node, OO,
+     * seed 0; the walk from a node yields offset -1 before +1.  On this
+     * ring every map below puts the leaves 1, 1, 2, 2, 3, 3 and 4 hops from
+     * the middle: hop-bytes 2 x 16. */
+    int star[7][3];
+    for (int i = 0; i < 7; i++) {
+        star[i][0] = 0;
+        star[i][1] = i + 1;
+        star[i][2] = 1;
+    }
+    tg_graph *g = tu_graph(8, 7, (const int(*)[3])star);
+    gm_machine *m = machine_on(8, 1, "torus:8");
+    gm_place map[8];
+    /* Delta = 1: always the nearest free node to the last one, whatever
+     * it costs: around the ring the - way. */
+    map_with(g, m, "delta=1", map);
+    const int one[][2] = {{0, 0}, {7, 0}, {6, 0}, {5, 0},
+                          {4, 0}, {3, 0}, {2, 0}, {1, 0}};
+    assert_map(map, one, 8);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 32);
+    /* wrap = 0 explores the ring as a line from node 0: the + way. */
+    map_with(g, m, "delta=1,wrap=0", map);
+    const int line[][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0},
+                           {4, 0}, {5, 0}, {6, 0}, {7, 0}};
+    assert_map(map, line, 8);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 32);
+    /* Delta = 2: 1 -> node 1 (nodes 7 and 1 tie, the lower id); 2: from
+     * node 1 the candidates are 2 and 7, 7 is nearer to task 0; 3: 6 or 5,
+     * 6; 4: 5 or 4, 5; 5: 4 or 3, 3; 6: 2 or 4, 2; 7: node 4 is left. */
+    map_with(g, m, "delta=2", map);
+    const int two[][2] = {{0, 0}, {1, 0}, {7, 0}, {6, 0},
+                          {5, 0}, {3, 0}, {2, 0}, {4, 0}};
+    assert_map(map, two, 8);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 32);
+    /* Delta = all: each task on the free node nearest to task 0, ties to
+     * the node nearest the last one. */
+    map_with(g, m, "delta=all", map);
+    const int all[][2] = {{0, 0}, {1, 0}, {7, 0}, {6, 0},
+                          {2, 0}, {3, 0}, {5, 0}, {4, 0}};
+    assert_map(map, all, 8);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 32);
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(costs_differ)
+{
+    /* mesh:3x3 (node = 3x + y), one slot per node, OO, seed 0.  Edges 0-1
+     * (10), 1-2 (1), 0-3 (1), 2-3 (2).  Task 0 on node 0; task 1 next to
+     * it, node 1 (nodes 1 and 3 tie, the lower id); task 2 next to task 1,
+     * node 2 (nodes 2 and 4 tie).  Per-task hop-bytes are then 10, 11, 1.
+     * Task 3 talks to task 0 (1 byte) and task 2 (2 bytes):
+     *   node 3 (1,0): h = 1 + 2 x 3 = 7, task 0 -> 11: maximum 11;
+     *   node 4 (1,1): h = 2 + 2 x 2 = 6, task 0 -> 12: 12;
+     *   node 5 (1,2): h = 3 + 2 x 1 = 5, task 0 -> 13: 13;
+     *   nodes 6, 7, 8: h = 10, 9, 8, task 0 -> 12, 13, 14.
+     * Hop-bytes takes node 5, max hop-bytes node 3.  Max link load: the
+     * only load above 2 is task 1's 10 bytes on (0,1)->(0,0), which every
+     * candidate's least-loaded routes avoid, so all tie at 10 and
+     * hop-bytes decides: node 5. */
+    const int e[][3] = {{0, 1, 10}, {1, 2, 1}, {0, 3, 1}, {2, 3, 2}};
+    tg_graph *g = tu_graph(4, 4, e);
+    gm_machine *m = machine_on(9, 1, "mesh:3x3");
+    gm_place map[4];
+    const int hop[][2] = {{0, 0}, {1, 0}, {2, 0}, {5, 0}};
+    const int max[][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
+    gm_metrics r;
+    tg_error err;
+    map_with(g, m, "cost=hopbytes", map);
+    assert_map(map, hop, 4);
+    ck_assert_int_eq(gm_evaluate(g, m, map, 0, NULL, &r, &err), 0);
+    ck_assert_uint_eq(r.hop_bytes_max, 13);
+    map_with(g, m, "cost=maxhopbytes", map);
+    assert_map(map, max, 4);
+    ck_assert_int_eq(gm_evaluate(g, m, map, 0, NULL, &r, &err), 0);
+    ck_assert_uint_eq(r.hop_bytes_max, 11);
+    map_with(g, m, "cost=maxlinkload", map);
+    assert_map(map, hop, 4);
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
 START_TEST(optimal_hop_bytes_on_rings_and_tori)
 {
     /* A ring of 8 tasks on torus:8, one slot each: every edge can be one
@@ -748,6 +834,8 @@ static Suite *greedy_suite(void)
     tcase_add_test(tc, gpart_weights_beyond_32_bits);
     tcase_add_test(tc, path_on_two_nodes);
     tcase_add_test(tc, path_on_a_ring_of_nodes);
+    tcase_add_test(tc, delta_limits_the_candidates);
+    tcase_add_test(tc, costs_differ);
     tcase_add_test(tc, optimal_hop_bytes_on_rings_and_tori);
     tcase_add_test(tc, portfolio_invariants);
     tcase_add_test(tc, seeds);
