@@ -101,6 +101,19 @@ int gm_torus_parse(gm_network *net, const char *dims, int wrap,
                    tg_error *err);
 int gm_dragonfly_parse(gm_network *net, const char *args, tg_error *err);
 
+/* ---------------------------------------------------- node topology */
+
+/* The intra-node structure shared by every node (nodetopo.c): the package
+ * of each core and of each PU, in hwloc's logical order. */
+typedef struct gm_nodetopo {
+    char *spec;
+    int cores, pus;
+    int *core_pkg; /* cores entries */
+    int *pu_pkg;   /* pus entries */
+} gm_nodetopo;
+
+void gm_nodetopo_free(gm_nodetopo *t);
+
 /* ------------------------------------------------------------- machine */
 
 struct gm_machine {
@@ -115,6 +128,7 @@ struct gm_machine {
     int phases;        /* explicit: 1, or 2 on fat-trees */
     uint16_t *tab;     /* explicit: node -> vertex -> phase distance */
     int maxdist;
+    gm_nodetopo *topo; /* NULL when no node topology is set */
 };
 
 /* The BFS distances of explicit networks, per node (explicit.c). */
@@ -194,5 +208,12 @@ int gm_near_find(gm_near *nr, int from, const gm_free *fr, const int **out);
 /* The distance the exploration goes by (without wrap when wrap is 0 on a
  * torus). */
 int gm_near_distance(const gm_near *nr, int a, int b);
+
+/* Baselines (hilbert.c, bisect.c).  Nodes along a Hilbert curve over the
+ * torus/mesh coordinates: order gets every node once. */
+int gm_hilbert_nodes(const gm_machine *m, int *order, tg_error *err);
+/* Recursive bisection of g onto m (papers/001, 5.1; Hoefler and Snir). */
+int gm_bisect_map(const tg_graph *g, const gm_machine *m, uint64_t seed,
+                  gm_place *map, tg_error *err);
 
 #endif

@@ -75,6 +75,39 @@
  * machine node, its BFS distances to every network vertex: 2 bytes x
  * vertices x nodes (x 2 on fat-trees, for the up and down phases).
  *
+ * Inside a node (gm_machine_set_node_topology): one hwloc topology, a
+ * synthetic string or an XML file, describes every node.  A slot is a core
+ * (logical order) when the node has as many slots as cores, else a PU when
+ * it has as many as PUs.  Packages are numbered by hwloc's logical index;
+ * a topology without a package level is one package.  The only metric that
+ * uses it is cross_socket_bytes.
+ *
+ * Baselines (gm_baseline_map; papers/001, 5.1).  Processors are (node,
+ * slot) pairs; "planar order" is node by node, slot by slot.  All take T <=
+ * total slots tasks and say below which slots stay free when T is smaller.
+ *   block    the "default" of the paper: task i on the i-th processor in
+ *            planar order; the last processors stay free.
+ *   cyclic   task i on node i mod N, passing over full nodes (unequal
+ *            slots), each node's slots in order; the highest slots of
+ *            every node stay free.
+ *   hilbert  OO_Hilbert: task i on the i-th processor when nodes are
+ *            ordered along a Hilbert curve over their torus/mesh
+ *            coordinates (Skilling's algorithm in any number of
+ *            dimensions, on the cube of side 2^b that holds the largest
+ *            dimension; positions without a node are skipped), slots of a
+ *            node consecutive; the curve's last processors stay free.  The
+ *            curve starts at the origin along dimension 0.  Other networks:
+ *            TG_EINVAL "hilbert needs a torus or mesh network".
+ *   rb       recursive bisection (Hoefler and Snir): nodes and tasks are
+ *            halved together (tori: along the widest dimension; other
+ *            networks: by distance from a peripheral node), tasks by METIS
+ *            with the halves' slot shares as targets, then made exact;
+ *            free slots are spread over the halves in proportion to their
+ *            slots, and inside a node the highest stay free.  Details at
+ *            the top of bisect.c.
+ *   random   a uniformly random injection from the seed (Fisher-Yates on
+ *            the processors in planar order, xoshiro256** from tg_rng).
+ *
  * GreedyMap (papers/001, 4.4-4.5; gm_greedymap): tasks are placed one by
  * one in the order of a task list.  The first task goes to node 0 (seed 0)
  * or to a node drawn from the seed; that is the "last used node" n_l.
@@ -196,6 +229,21 @@ int gm_machine_position(const gm_machine *m, int node);
 /* Torus/mesh coordinates of a node (ndims ints), or NULL for other kinds. */
 const int *gm_machine_coords(const gm_machine *m, int node);
 
+/* Intra-node structure for every node: an hwloc synthetic string ("pack:2
+ * core:16 pu:1") or the path of an hwloc XML file (a readable file is
+ * XML).  Slot s of a node is its s-th core in logical order when the
+ * node's slots equal the core count, its s-th PU when they equal the PU
+ * count; anything else is an error naming both numbers.  Adding a node
+ * drops the node topology: set it again afterwards. */
+int gm_machine_set_node_topology(gm_machine *m, const char *spec,
+                                 tg_error *err);
+/* The spec given to gm_machine_set_node_topology, or NULL when none. */
+const char *gm_machine_node_topology(const gm_machine *m);
+/* The package (socket) of a slot, by the package's logical index; 0 when
+ * the node topology has no package level; -1 when no node topology is
+ * set. */
+int gm_slot_package(const gm_machine *m, int node, int slot);
+
 /* ------------------------------------------------------ distance, routes */
 
 /* Links on a shortest path between nodes a and b (0 when a == b).
@@ -313,6 +361,26 @@ int gm_mapping_write(const char *path, const gm_machine *m,
 int gm_rankfile_write(const char *path, const gm_machine *m,
                       const gm_place *map, int n, tg_error *err);
 
+/* ------------------------------------------------------------- baselines */
+
+/* The list mappings and other reference mappers of papers/001, 5.1 (see
+ * the top of this file). */
+typedef enum gm_baseline {
+    GM_BASE_BLOCK = 0, /* "default": task i on the i-th processor */
+    GM_BASE_CYCLIC,    /* round-robin over nodes */
+    GM_BASE_HILBERT,   /* processors along a Hilbert curve (tori, meshes) */
+    GM_BASE_RB,        /* recursive bisection with METIS */
+    GM_BASE_RANDOM     /* a random bijection from the seed */
+} gm_baseline;
+
+/* "block", "cyclic", "hilbert", "rb" or "random" (TG_EINVAL otherwise). */
+int gm_baseline_parse(const char *name, gm_baseline *out, tg_error *err);
+const char *gm_baseline_name(gm_baseline b);
+/* Map g's tasks (g->n <= total slots) into map[g->n].  seed drives random
+ * and METIS inside rb; block, cyclic and hilbert ignore it. */
+int gm_baseline_map(const tg_graph *g, const gm_machine *m, gm_baseline b,
+                    uint64_t seed, gm_place *map, tg_error *err);
+
 /* --------------------------------------------------------------- metrics */
 
 /* Metrics of a mapping (papers/001, 3.2).  Sums are exact: they are kept
@@ -324,6 +392,10 @@ typedef struct gm_metrics {
     uint64_t bytes;          /* sum of w(e), each edge once */
     uint64_t offnode_bytes;  /* w(e) of edges whose ends are on two nodes */
     double offnode_share;    /* offnode_bytes / bytes (0 when no bytes) */
+    /* w(e) of edges whose tasks are on one node but on two packages
+     * (gm_slot_package); 0 without a node topology. */
+    uint64_t cross_socket_bytes;
+    int has_node_topology;   /* 1 when a node topology is set */
     /* hopbytes(t) = sum over t's edges of w(e) x distance (eq. 1).  The
      * total is the sum over tasks, so it counts every edge twice:
      * hop_bytes_total = 2 x sum over edges of w(e) x distance. */

@@ -12,11 +12,15 @@ greedymap_libgreedymap_la_SOURCES = \
 	greedymap/xgraph.c greedymap/net_fattree.c greedymap/net_graph.c \
 	greedymap/explicit.c greedymap/shells.c greedymap/loads.c \
 	greedymap/mapping.c greedymap/metrics.c \
+	greedymap/nodetopo.c greedymap/baseline.c greedymap/hilbert.c \
+	greedymap/bisect.c \
 	greedymap/metisgraph.c greedymap/order.c greedymap/order_gpart.c \
 	greedymap/order_file.c greedymap/config.c greedymap/greedy_near.c \
 	greedymap/greedy.c
 greedymap_libgreedymap_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
-greedymap_libgreedymap_la_LIBADD = taskgraph/libtaskgraph.la $(METIS_LIBS) -lm
+greedymap_libgreedymap_la_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
+greedymap_libgreedymap_la_LIBADD = taskgraph/libtaskgraph.la $(HWLOC_LIBS) \
+	$(METIS_LIBS) -lm
 greedymap_libgreedymap_la_LDFLAGS = -version-info 0:0:0
 EXTRA_DIST += greedymap/greedymap.pc.in greedymap/README.md
 
@@ -30,6 +34,13 @@ tests_test_metrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_metrics_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_metrics_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
 TESTS += tests/test_machine tests/test_metrics
+
+check_PROGRAMS += tests/test_baselines
+tests_test_baselines_SOURCES = tests/test_baselines.c
+tests_test_baselines_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+tests_test_baselines_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_baselines_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
+TESTS += tests/test_baselines
 
 check_PROGRAMS += tests/test_greedy
 tests_test_greedy_SOURCES = tests/test_greedy.c

@@ -47,6 +47,7 @@ void gm_machine_free(gm_machine *m)
         return;
     clear_placement(m);
     gm_network_free(m->net);
+    gm_nodetopo_free(m->topo);
     for (int i = 0; i < m->n; i++)
         free(m->host[i]);
     free(m->host);
@@ -93,6 +94,8 @@ int gm_machine_add_node(gm_machine *m, const char *host, int slots,
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
     to_flat(m, flat);
+    gm_nodetopo_free(m->topo); /* checked against the old nodes' slots */
+    m->topo = NULL;
     m->host[m->n] = copy;
     m->slots[m->n] = slots;
     return m->n++;

@@ -1,5 +1,5 @@
-/* metrics.c: hop-bytes (papers/001, eq. 1-3), dilation, off-node bytes
- * and the maximum link load (eq. 4-5) of a mapping. */
+/* metrics.c: hop-bytes (papers/001, eq. 1-3), dilation, off-node and
+ * cross-socket bytes and the maximum link load (eq. 4-5) of a mapping. */
 #include <string.h>
 
 #include "gm_internal.h"
@@ -18,7 +18,7 @@ static uint64_t clamp(u128 x, int *saturated)
 
 /* Sums over edges, each counted once (from its smaller task). */
 typedef struct edge_sums {
-    u128 bytes, offnode, wdist;
+    u128 bytes, offnode, cross, wdist;
     uint64_t dist;
     int dmax;
 } edge_sums;
@@ -40,6 +40,10 @@ static void hop_bytes(const tg_graph *g, const gm_machine *m,
             if (u > t) {
                 es->bytes += w;
                 es->offnode += a != map[u].node ? w : 0;
+                if (a == map[u].node && m->topo &&
+                    gm_slot_package(m, a, map[t].slot) !=
+                        gm_slot_package(m, a, map[u].slot))
+                    es->cross += w;
                 es->wdist += (u128)w * (unsigned)d;
                 es->dist += (unsigned)d;
                 if (d > es->dmax)
@@ -100,6 +104,8 @@ int gm_evaluate(const tg_graph *g, const gm_machine *m, const gm_place *map,
     out->offnode_bytes = clamp(es.offnode, &out->saturated);
     out->offnode_share =
         es.bytes ? (double)((long double)es.offnode / es.bytes) : 0;
+    out->cross_socket_bytes = clamp(es.cross, &out->saturated);
+    out->has_node_topology = m->topo != NULL;
     out->dilation_avg = g->nedges ? (double)es.dist / (double)g->nedges : 0;
     out->dilation_wavg =
         es.bytes ? (double)((long double)es.wdist / es.bytes) : 0;
