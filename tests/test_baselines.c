@@ -30,11 +30,11 @@ static gm_machine *machine(const int *slots, int n, const char *spec)
 
 static gm_machine *uniform_on(int nodes, int slots, const char *spec)
 {
-    gm_machine *m;
-    tg_error err;
-    ck_assert_int_eq(gm_machine_uniform(nodes, slots, &m, &err), 0);
-    int rc = gm_machine_set_network_spec(m, spec, NULL, &err);
-    ck_assert_msg(rc == 0, "%s: %s", spec, err.text);
+    int *s = malloc((size_t)nodes * sizeof *s);
+    for (int i = 0; i < nodes; i++)
+        s[i] = slots;
+    gm_machine *m = machine(s, nodes, spec);
+    free(s);
     return m;
 }
 
