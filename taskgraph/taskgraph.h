@@ -402,12 +402,13 @@ void tg_profile_stats_free(tg_prof_type_stats *s, int ntypes);
 /* Merging per-rank partial files into a profile: add each partial
  * profile (consumed: freed by the call, also on failure; `source` names
  * it in messages), then finish.  Only partial profiles are taken; they
- * must agree on world size and types, and no rank may come twice.  Communicators with the same
- * members and remote group become one, numbered as libcommprof numbers
- * them (by the lowest rank with records on them, then by that rank's
- * order), with the records by rank; so the merge of the partial files of
- * every rank equals the profile written at MPI_Finalize.  Ranks with no
- * partial file are not present in the result. */
+ * must agree on world size and types, and no rank may come twice.
+ * Communicators with the same members and remote group become one,
+ * numbered as libcommprof numbers them (by the lowest rank with records on
+ * them, then by that rank's order), with the records by rank; so the merge
+ * of the partial files of every rank equals the profile written at
+ * MPI_Finalize.  Ranks with no partial file are not present in the
+ * result. */
 typedef struct tg_profile_merge tg_profile_merge;
 
 tg_profile_merge *tg_profile_merge_new(void);
