@@ -12,13 +12,27 @@
  * call the C ones, so a Fortran call is recorded once, exactly as the same
  * call from C, and the profile has the same form.
  *
+ * It records point-to-point calls (probes and matched receives
+ * included), every collective, blocking and nonblocking, the neighbourhood
+ * collectives (peers from the communicator's topology), and one-sided
+ * calls with their synchronisation; it is safe under MPI_THREAD_MULTIPLE.
+ *
  * Controls, read at MPI_Init:
  *   COMMPROF_OUT     path of the profile (default commprof.json in the
  *                    working directory)
  *   COMMPROF_ENABLE  0/off: load but record and write nothing
  *   COMMPROF_START   off: record nothing until MPI_Pcontrol(1)
  * MPI_Pcontrol(0) stops recording, (1) starts it, (2) clears what was
- * recorded so far.
+ * recorded so far.  A nonblocking receive (or a probed message) belongs to
+ * the phase it was posted (probed) in: its bytes count when it completes,
+ * recording or not.
+ *
+ * An application that never reaches MPI_Finalize (MPI_Abort, exit(), or
+ * SIGTERM/SIGINT, which mpirun sends the other ranks after an abort) gets
+ * one partial profile per rank that recorded anything, COMMPROF_OUT.rankR;
+ * `taskgraph merge` combines them.  The signal handlers are installed at
+ * MPI_Init only where the application has none; SIGKILL and crashes leave
+ * nothing.
  *
  * The profile is JSON, described in topomap-formats(5); these constants
  * are what its "format" and "version" members hold.

@@ -221,6 +221,14 @@ void cp_tables_free(void)
     table_free(&messages);
 }
 
+/* A receive completed by MPI_Cancel received nothing. */
+static int cancelled(const MPI_Status *st)
+{
+    int flag = 0;
+    PMPI_Test_cancelled(st, &flag);
+    return flag;
+}
+
 void cp_completed(const MPI_Request *before, int n, const int *idx,
                   const MPI_Status *st, int64_t t0)
 {
@@ -241,7 +249,7 @@ void cp_completed(const MPI_Request *before, int n, const int *idx,
             typed = 1;
         }
         if (info.type == CP_P2P && info.persistent != 1 && info.rec && st &&
-            (on || !info.persistent))
+            (on || !info.persistent) && !cancelled(&st[k]))
             cp_received_rec(info.rec, &st[k]);
     }
     if (!on)

@@ -109,8 +109,9 @@ static void clear_counters(void)
             zero(&k->calls, 1);
             zero(&k->bytes, 1);
             zero(&k->ns, 1);
-            if (k->peers)
-                zero(k->peers, (size_t)cp_comm_peers(c));
+            uint64_t *peers = __atomic_load_n(&k->peers, __ATOMIC_ACQUIRE);
+            if (peers)
+                zero(peers, (size_t)cp_comm_peers(c));
         }
     pthread_mutex_unlock(&cp.lock);
 }

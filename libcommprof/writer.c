@@ -102,22 +102,25 @@ void cp_tmp_name(char *tmp, size_t size, const char *path)
              (long)getpid());
 }
 
-/* Write a document with `body` to tmp and rename it to path; on failure
- * nothing is left behind.  Async-signal-safe. */
-static int write_atomically(const char *tmp, const char *path,
+/* Write a document with `body` through o to tmp and rename it to path; on
+ * failure nothing is left behind.  Async-signal-safe.  The final and the
+ * partial profile have a buffer each: a signal may come while rank 0
+ * writes the final one. */
+static out final_out, partial_out;
+
+static int write_atomically(out *o, const char *tmp, const char *path,
                             void (*body)(out *, const void *), const void *arg)
 {
-    static out o; /* one writer at a time: rank 0 at the end, or a partial */
     unlink(tmp);
-    o.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (o.fd < 0)
+    o->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (o->fd < 0)
         return -1;
-    o.failed = 0;
-    o.len = 0;
-    body(&o, arg);
-    flush(&o);
-    int rc = o.failed || (fsync(o.fd) != 0 && errno != EINVAL) ? -1 : 0;
-    if (close(o.fd) != 0)
+    o->failed = 0;
+    o->len = 0;
+    body(o, arg);
+    flush(o);
+    int rc = o->failed || (fsync(o->fd) != 0 && errno != EINVAL) ? -1 : 0;
+    if (close(o->fd) != 0)
         rc = -1;
     if (!rc && rename(tmp, path) != 0)
         rc = -1;
@@ -555,7 +558,7 @@ static int write_final(const uint64_t *all, const int *counts,
         for (int r = 0; r < n; r++)
             g.cur[r] = (cursor){all + displs[r], all + displs[r] + counts[r]};
         cp_tmp_name(tmp, len, path);
-        rc = write_atomically(tmp, path, put_final, &g);
+        rc = write_atomically(&final_out, tmp, path, put_final, &g);
     }
     if (rc)
         cp_warn("could not write the profile %s", path);
@@ -702,5 +705,5 @@ int cp_recorded_anything(void)
 
 int cp_write_partial(const char *tmp, const char *path)
 {
-    return write_atomically(tmp, path, put_partial, NULL);
+    return write_atomically(&partial_out, tmp, path, put_partial, NULL);
 }

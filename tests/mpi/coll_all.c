@@ -54,6 +54,16 @@ static void wait(MPI_Request *q)
     MPI_Wait(q, MPI_STATUS_IGNORE);
 }
 
+/* Counts and displacements of n blocks: `each` elements per block, or
+ * i+1 in block i when `each` is 0. */
+static void blocks(int n, int *count, int *displ, int each)
+{
+    for (int i = 0; i < n; i++) {
+        count[i] = each ? each : i + 1;
+        displ[i] = i ? displ[i - 1] + count[i - 1] : 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -91,12 +101,8 @@ int main(int argc, char **argv)
     MPI_Ialltoall(sa, 1, MPI_INT, ra, 1, MPI_INT, w, &q);
     wait(&q);
 
-    for (int i = 0; i < n; i++) {
-        c[i] = i + 1;
-        d[i] = i ? d[i - 1] + c[i - 1] : 0;
-        c2[i] = r + 1;
-        d2[i] = i * (r + 1);
-    }
+    blocks(n, c, d, 0);
+    blocks(n, c2, d2, r + 1);
     MPI_Alltoallv(sa, c, d, MPI_INT, ra, c2, d2, MPI_INT, w);
     for (int i = 0; i < n; i++) {
         c2[i] = 1 + (r + i) % 2;
@@ -127,12 +133,8 @@ int main(int argc, char **argv)
     MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ra, 2, MPI_INT, w, &q);
     wait(&q);
 
-    for (int i = 0; i < n; i++) {
-        c[i] = i + 1;
-        d[i] = i ? d[i - 1] + c[i - 1] : 0;
-        c2[i] = 2;
-        d2[i] = 2 * i;
-    }
+    blocks(n, c, d, 0);
+    blocks(n, c2, d2, 2);
     MPI_Allgatherv(sa, r + 1, MPI_INT, ra, c, d, MPI_INT, w);
     MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ra, c2, d2, MPI_INT, w,
                     &q);
@@ -157,10 +159,7 @@ int main(int argc, char **argv)
     wait(&q);
 
     MPI_Scatterv(sa, c, d, MPI_INT, ra, r + 1, MPI_INT, 2, w);
-    for (int i = 0; i < n; i++) {
-        c2[i] = 1;
-        d2[i] = i;
-    }
+    blocks(n, c2, d2, 1);
     MPI_Iscatterv(da, c2, d2, MPI_DOUBLE, db, 1, MPI_DOUBLE, 3, w, &q);
     wait(&q);
 
@@ -187,12 +186,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(half, &hs);
     MPI_Comm_rank(half, &hr);
     MPI_Bcast(sa, 10, MPI_BYTE, 0, half);
-    for (int i = 0; i < hs; i++) {
-        c[i] = i + 1;
-        d[i] = i ? d[i - 1] + c[i - 1] : 0;
-        c2[i] = hr + 1;
-        d2[i] = i * (hr + 1);
-    }
+    blocks(hs, c, d, 0);
+    blocks(hs, c2, d2, hr + 1);
     MPI_Alltoallv(sa, c, d, MPI_BYTE, ra, c2, d2, MPI_BYTE, half);
     MPI_Allreduce(sa, ra, 1, MPI_INT, MPI_SUM, half);
     MPI_Comm_free(&half);

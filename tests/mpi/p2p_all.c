@@ -30,6 +30,8 @@
  *     of a vector type (3 blocks of 2 ints: 24 B each, 48 B) to comm rank
  *     +1, which is world rank r-1; Irecv from comm rank -1 (world r+1);
  *     Wait
+ *  17 an Irecv that no message matches, cancelled, then Wait: nothing
+ *     received
  *
  * The loops poll until their request completes; how often is not known in
  * advance, so each rank prints "rank R polls P" (P: the calls of all the
@@ -172,6 +174,10 @@ int main(int argc, char **argv)
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
     MPI_Type_free(&vec);
     MPI_Comm_free(&rev);
+    /* 17 */
+    MPI_Irecv(rbuf, 10, MPI_BYTE, prev, 18, w, &rq[0]);
+    MPI_Cancel(&rq[0]);
+    MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
 
     MPI_Buffer_detach(&attached, &bsize);
     free(attached);
