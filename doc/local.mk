@@ -1,3 +1,4 @@
 # Man pages: one per command, and the file formats.
 dist_man_MANS += doc/taskgraph.1 doc/topomap-formats.5
 dist_man_MANS += doc/commprof-run.1
+dist_man_MANS += doc/greedymap.1

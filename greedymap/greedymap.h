@@ -360,6 +360,26 @@ int gm_mapping_write(const char *path, const gm_machine *m,
 /* Write an Open MPI rankfile: "rank T=host slot=S" per task.  Atomic. */
 int gm_rankfile_write(const char *path, const gm_machine *m,
                       const gm_place *map, int n, tg_error *err);
+/* Read an Open MPI rankfile: lines "rank N=host slot=S" (blanks allowed
+ * around '='), '#' comments; S is a slot number, or SOCKET:CORE (logical
+ * indexes, the core counted inside its package, as Open MPI counts them)
+ * when a node topology is set and the node's slots are its cores.  Every
+ * rank 0 .. ntasks-1 exactly once (ntasks < 0: as many as lines).  Errors
+ * as gm_mapping_read's, saying "rank". */
+int gm_rankfile_read(const char *path, const gm_machine *m, int ntasks,
+                     gm_place **out, int *n_out, tg_error *err);
+/* Read a Scotch .map file: the first line is the count, then "label
+ * target" lines.  Labels are task numbers from 0, or from 1 when no label
+ * is 0 and one equals the task count (Scotch writes vertex numbers from the
+ * graph's baseval).  The target is a processor index in planar order (node
+ * by node, slot by slot: the target "cmplt P" or a torus with one slot per
+ * node) or, with by_node, a node index whose slots are filled in task
+ * order (an error when a node receives more tasks than slots).  Every task
+ * 0 .. ntasks-1 exactly once (ntasks < 0: the count).  Errors name the
+ * file and line. */
+int gm_scotch_map_read(const char *path, const gm_machine *m, int ntasks,
+                       int by_node, gm_place **out, int *n_out,
+                       tg_error *err);
 
 /* ------------------------------------------------------------- baselines */
 

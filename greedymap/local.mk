@@ -24,6 +24,15 @@ greedymap_libgreedymap_la_LIBADD = taskgraph/libtaskgraph.la $(HWLOC_LIBS) \
 greedymap_libgreedymap_la_LDFLAGS = -version-info 0:0:0
 EXTRA_DIST += greedymap/greedymap.pc.in greedymap/README.md
 
+# The greedymap command; taskgraph's option helpers are compiled in.
+bin_PROGRAMS += greedymap/greedymap
+greedymap_greedymap_SOURCES = greedymap/cmd.h greedymap/cmd_main.c \
+	greedymap/cmd_args.c greedymap/cmd_map.c greedymap/cmd_eval.c \
+	taskgraph/cli.c taskgraph/cli.h
+greedymap_greedymap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+greedymap_greedymap_LDADD = greedymap/libgreedymap.la \
+	taskgraph/libtaskgraph.la -lm
+
 check_PROGRAMS += tests/test_machine tests/test_metrics
 tests_test_machine_SOURCES = tests/test_machine.c
 tests_test_machine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap

@@ -1,5 +1,5 @@
-/* mapping.c: checking mappings; topomap's mapping file ("task host slot")
- * and the Open MPI rankfile. */
+/* mapping.c: checking mappings; topomap's mapping file ("task host slot"),
+ * the Open MPI rankfile, and Scotch's .map files. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,15 +73,16 @@ static int count_lines(const tg_text *t)
     return n;
 }
 
-/* A token that must be a non-negative int. */
+/* A token that must be a non-negative int; `expect` is the line's syntax,
+ * for a missing token. */
 static int lex_int(const tg_text *t, char **p, int *v, const char *what,
-                   tg_error *err)
+                   const char *expect, tg_error *err)
 {
     uint64_t x;
     int rc = tg_lex_u64(t, p, &x, what, err);
     if (rc == 0)
         return tg_error_set(err, TG_EPARSE, t->source, t->line,
-                            "expected 'task host slot'");
+                            "expected '%s'", expect);
     if (rc < 0)
         return rc;
     if (x > INT32_MAX)
@@ -92,9 +93,12 @@ static int lex_int(const tg_text *t, char **p, int *v, const char *what,
     return 0;
 }
 
+/* One mapping being read, whatever the file's syntax: every reader turns
+ * its lines into (task, node, slot) and map_put checks them. */
 typedef struct map_read {
     tg_text t;
     const gm_machine *m;
+    const char *what; /* "task" or "rank", in messages */
     int ntasks;
     gm_place *map;
     long *task_line;  /* line of each task, 0 = not seen */
@@ -102,12 +106,113 @@ typedef struct map_read {
     long *slot_line;  /* line that took each slot */
 } map_read;
 
+static int map_open(map_read *r, const char *path, const gm_machine *m,
+                    const char *what, tg_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->m = m;
+    r->what = what;
+    return tg_text_load(&r->t, path, err);
+}
+
+static int map_alloc(map_read *r, int ntasks, tg_error *err)
+{
+    const gm_machine *m = r->m;
+    r->ntasks = ntasks;
+    r->map = malloc(((size_t)ntasks + 1) * sizeof *r->map);
+    r->task_line = calloc((size_t)ntasks + 1, sizeof *r->task_line);
+    r->base = slot_base(m);
+    r->slot_line = r->base ? calloc((size_t)r->base[m->n] + 1,
+                                    sizeof *r->slot_line)
+                           : NULL;
+    if (!r->map || !r->task_line || !r->slot_line)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    return 0;
+}
+
+/* Task `task` on `node` (-1: `host` is unknown), `slot`, from `line`. */
+static int map_put(map_read *r, long line, int task, int node,
+                   const char *host, int slot, tg_error *err)
+{
+    const char *src = r->t.source, *w = r->what;
+    if (task >= r->ntasks)
+        return tg_error_set(err, TG_EPARSE, src, line,
+                            "%s %d is out of range (%d %ss)", w, task,
+                            r->ntasks, w);
+    if (r->task_line[task])
+        return tg_error_set(err, TG_EPARSE, src, line,
+                            "%s %d is mapped twice (first on line %ld)", w,
+                            task, r->task_line[task]);
+    if (node < 0)
+        return tg_error_set(err, TG_EPARSE, src, line, "unknown host '%s'",
+                            host);
+    if (slot >= r->m->slots[node])
+        return tg_error_set(err, TG_EPARSE, src, line,
+                            "slot %d is out of range: %s has %d slots", slot,
+                            host, r->m->slots[node]);
+    long *taken = &r->slot_line[r->base[node] + slot];
+    if (*taken)
+        return tg_error_set(err, TG_EPARSE, src, line,
+                            "%s slot %d is used twice (first on line %ld)",
+                            host, slot, *taken);
+    *taken = line;
+    r->task_line[task] = line;
+    r->map[task].node = node;
+    r->map[task].slot = slot;
+    return 0;
+}
+
+/* Check that every task was seen, free the reader and hand the mapping
+ * over (or free it when rc says the reading failed). */
+static int map_close(map_read *r, int rc, gm_place **out, int *n_out,
+                     tg_error *err)
+{
+    for (int t = 0; !rc && t < r->ntasks; t++)
+        if (!r->task_line[t])
+            rc = tg_error_set(err, TG_EPARSE, r->t.source, 0,
+                              "%s %d is missing (%d %ss)", r->what, t,
+                              r->ntasks, r->what);
+    tg_text_free(&r->t);
+    free(r->task_line);
+    free(r->base);
+    free(r->slot_line);
+    if (rc) {
+        free(r->map);
+        return rc;
+    }
+    *out = r->map;
+    if (n_out)
+        *n_out = r->ntasks;
+    return 0;
+}
+
+/* A file of one task per line, '#' comments: `line_fn` reads each line
+ * (ntasks < 0: as many tasks as lines). */
+static int read_lines(const char *path, const gm_machine *m, int ntasks,
+                      const char *what,
+                      int (*line_fn)(map_read *r, char *line, tg_error *err),
+                      gm_place **out, int *n_out, tg_error *err)
+{
+    map_read r;
+    int rc = map_open(&r, path, m, what, err);
+    if (rc)
+        return rc;
+    rc = map_alloc(&r, ntasks < 0 ? count_lines(&r.t) : ntasks, err);
+    char *line;
+    while (!rc && (line = tg_text_next(&r.t, "#", 1)))
+        rc = line_fn(&r, line, err);
+    return map_close(&r, rc, out, n_out, err);
+}
+
+/* ---------------------------------------------- topomap's mapping file */
+
 static int map_line(map_read *r, char *line, tg_error *err)
 {
+    static const char expect[] = "task host slot";
     const tg_text *t = &r->t;
     char *p = line;
     int task, slot;
-    int rc = lex_int(t, &p, &task, "task", err);
+    int rc = lex_int(t, &p, &task, "task", expect, err);
     if (rc)
         return rc;
     while (*p == ' ' || *p == '\t')
@@ -118,83 +223,271 @@ static int map_line(map_read *r, char *line, tg_error *err)
         *p++ = '\0';
     if (!*host)
         return tg_error_set(err, TG_EPARSE, t->source, t->line,
-                            "expected 'task host slot'");
-    rc = lex_int(t, &p, &slot, "slot", err);
+                            "expected '%s'", expect);
+    rc = lex_int(t, &p, &slot, "slot", expect, err);
     if (rc)
         return rc;
     if (!tg_lex_at_end(p))
         return tg_error_set(err, TG_EPARSE, t->source, t->line,
-                            "extra text after 'task host slot'");
-    if (task >= r->ntasks)
-        return tg_error_set(err, TG_EPARSE, t->source, t->line,
-                            "task %d is out of range (%d tasks)", task,
-                            r->ntasks);
-    if (r->task_line[task])
-        return tg_error_set(err, TG_EPARSE, t->source, t->line,
-                            "task %d is mapped twice (first on line %ld)",
-                            task, r->task_line[task]);
-    int node = gm_machine_find(r->m, host);
-    if (node < 0)
-        return tg_error_set(err, TG_EPARSE, t->source, t->line,
-                            "unknown host '%s'", host);
-    if (slot >= r->m->slots[node])
-        return tg_error_set(err, TG_EPARSE, t->source, t->line,
-                            "slot %d is out of range: %s has %d slots", slot,
-                            host, r->m->slots[node]);
-    long *taken = &r->slot_line[r->base[node] + slot];
-    if (*taken)
-        return tg_error_set(err, TG_EPARSE, t->source, t->line,
-                            "%s slot %d is used twice (first on line %ld)",
-                            host, slot, *taken);
-    *taken = t->line;
-    r->task_line[task] = t->line;
-    r->map[task].node = node;
-    r->map[task].slot = slot;
-    return 0;
-}
-
-static void map_read_free(map_read *r)
-{
-    tg_text_free(&r->t);
-    free(r->task_line);
-    free(r->base);
-    free(r->slot_line);
+                            "extra text after '%s'", expect);
+    return map_put(r, t->line, task, gm_machine_find(r->m, host), host, slot,
+                   err);
 }
 
 int gm_mapping_read(const char *path, const gm_machine *m, int ntasks,
                     gm_place **out, int *n_out, tg_error *err)
 {
-    map_read r;
-    memset(&r, 0, sizeof r);
-    r.m = m;
-    int rc = tg_text_load(&r.t, path, err);
+    return read_lines(path, m, ntasks, "task", map_line, out, n_out, err);
+}
+
+/* ------------------------------------------------- Open MPI rankfile */
+
+static char *skip_blanks(char *p)
+{
+    return p + strspn(p, " \t");
+}
+
+/* Cut "rank N=host slot=S" into its three values, in place.  Open MPI
+ * allows blanks around the '=' signs. */
+static int rank_fields(const tg_text *t, char *line, char **rank,
+                       char **host, char **slot, tg_error *err)
+{
+    static const char expect[] = "rank N=host slot=S";
+    char *p = skip_blanks(line);
+    if (strncmp(p, "rank", 4) || (p[4] != ' ' && p[4] != '\t'))
+        goto bad;
+    *rank = p = skip_blanks(p + 4);
+    p += strcspn(p, " \t=");
+    char *cut = p;
+    if (*(p = skip_blanks(p)) != '=')
+        goto bad;
+    *cut = '\0';
+    *host = p = skip_blanks(p + 1);
+    p += strcspn(p, " \t");
+    cut = p;
+    p = skip_blanks(p);
+    if (cut == *host || strncmp(p, "slot", 4))
+        goto bad;
+    *cut = '\0';
+    if (*(p = skip_blanks(p + 4)) != '=')
+        goto bad;
+    *slot = p = skip_blanks(p + 1);
+    p += strcspn(p, " \t");
+    if (p == *slot)
+        goto bad;
+    if (!tg_lex_at_end(p))
+        return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                            "extra text after '%s'", expect);
+    *p = '\0';
+    return 0;
+bad:
+    return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                        "expected '%s'", expect);
+}
+
+/* The slot that is core `core` (logical, counted inside the package) of
+ * package `pkg` of `node`, for Open MPI's "slot=SOCKET:CORE". */
+static int socket_core_slot(const map_read *r, int node, int pkg, int core,
+                            tg_error *err)
+{
+    const gm_machine *m = r->m;
+    const tg_text *t = &r->t;
+    if (!m->topo)
+        return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                            "slot=%d:%d needs a node topology", pkg, core);
+    if (m->slots[node] != m->topo->cores)
+        return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                            "slot=%d:%d names a core, but the %d slots of "
+                            "%s are not its %d cores",
+                            pkg, core, m->slots[node], m->host[node],
+                            m->topo->cores);
+    int seen = 0;
+    for (int s = 0; s < m->slots[node]; s++)
+        if (gm_slot_package(m, node, s) == pkg && seen++ == core)
+            return s;
+    return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                        "%s has no core %d on socket %d (%d cores there)",
+                        m->host[node], core, pkg, seen);
+}
+
+static int rank_line(map_read *r, char *line, tg_error *err)
+{
+    static const char expect[] = "rank N=host slot=S";
+    const tg_text *t = &r->t;
+    char *rank_s = NULL, *host = NULL, *slot_s = NULL;
+    int rc = rank_fields(t, line, &rank_s, &host, &slot_s, err);
     if (rc)
         return rc;
-    r.ntasks = ntasks < 0 ? count_lines(&r.t) : ntasks;
-    r.map = malloc(((size_t)r.ntasks + 1) * sizeof *r.map);
-    r.task_line = calloc((size_t)r.ntasks + 1, sizeof *r.task_line);
-    r.base = slot_base(m);
-    r.slot_line = r.base ? calloc((size_t)r.base[m->n] + 1,
-                                  sizeof *r.slot_line)
-                         : NULL;
-    if (!r.map || !r.task_line || !r.slot_line)
-        rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
-    char *line;
-    while (!rc && (line = tg_text_next(&r.t, "#", 1)))
-        rc = map_line(&r, line, err);
-    for (int t = 0; !rc && t < r.ntasks; t++)
-        if (!r.task_line[t])
-            rc = tg_error_set(err, TG_EPARSE, path, 0,
-                              "task %d is missing (%d tasks)", t, r.ntasks);
-    map_read_free(&r);
-    if (rc) {
-        free(r.map);
+    int rank, slot, pkg = -1;
+    char *colon = strchr(slot_s, ':');
+    if (colon) {
+        *colon = '\0';
+        char *core_s = colon + 1;
+        if ((rc = lex_int(t, &slot_s, &pkg, "socket", expect, err)) ||
+            (rc = lex_int(t, &core_s, &slot, "core", expect, err)))
+            return rc;
+    } else if ((rc = lex_int(t, &slot_s, &slot, "slot", expect, err))) {
         return rc;
     }
-    *out = r.map;
-    if (n_out)
-        *n_out = r.ntasks;
+    if ((rc = lex_int(t, &rank_s, &rank, "rank", expect, err)))
+        return rc;
+    int node = gm_machine_find(r->m, host);
+    if (node >= 0 && pkg >= 0 && rank < r->ntasks && !r->task_line[rank]) {
+        slot = socket_core_slot(r, node, pkg, slot, err);
+        if (slot < 0)
+            return slot;
+    }
+    return map_put(r, t->line, rank, node, host, slot, err);
+}
+
+int gm_rankfile_read(const char *path, const gm_machine *m, int ntasks,
+                     gm_place **out, int *n_out, tg_error *err)
+{
+    return read_lines(path, m, ntasks, "rank", rank_line, out, n_out, err);
+}
+
+/* ------------------------------------------------------ Scotch .map */
+
+/* One "label target" line. */
+typedef struct scotch_entry {
+    int label, target;
+    long line;
+} scotch_entry;
+
+/* The count line, then every "label target" line into e[count]. */
+static int scotch_lines(map_read *r, scotch_entry **e, int *count,
+                        tg_error *err)
+{
+    static const char expect[] = "label target";
+    tg_text *t = &r->t;
+    int lines = count_lines(t); /* before tg_text_next cuts the buffer */
+    /* tg_text_load refuses a blank file: there is a first line. */
+    char *p = tg_text_next(t, NULL, 1);
+    long count_line = t->line;
+    int rc = lex_int(t, &p, count, "count", "count", err);
+    if (rc)
+        return rc;
+    if (!tg_lex_at_end(p))
+        return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                            "the first line is the count alone");
+    /* The count may be anything: entries never outnumber the lines. */
+    *e = malloc(((size_t)(*count < lines ? *count : lines) + 1) * sizeof **e);
+    if (!*e)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    int n = 0;
+    while ((p = tg_text_next(t, NULL, 1))) {
+        int label, target;
+        if ((rc = lex_int(t, &p, &label, "label", expect, err)) ||
+            (rc = lex_int(t, &p, &target, "target", expect, err)))
+            return rc;
+        if (!tg_lex_at_end(p))
+            return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                                "extra text after '%s'", expect);
+        if (n == *count)
+            return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                                "more lines than the count (%d, line %ld)",
+                                *count, count_line);
+        (*e)[n++] = (scotch_entry){label, target, t->line};
+    }
+    if (n < *count)
+        return tg_error_set(err, TG_EPARSE, t->source, count_line,
+                            "the count is %d, but the file has %d lines",
+                            *count, n);
     return 0;
+}
+
+/* Place the entries: labels from `base`, targets processors or nodes. */
+static int scotch_place(map_read *r, scotch_entry *e, int count, int base,
+                        int by_node, tg_error *err)
+{
+    const gm_machine *m = r->m;
+    int64_t procs = r->base[m->n];
+    /* Task order for by_node: entry of each task, -1 when none. */
+    int *entry_of = malloc(((size_t)r->ntasks + 1) * sizeof *entry_of);
+    int *used = calloc((size_t)m->n + 1, sizeof *used);
+    int rc = 0;
+    if (!entry_of || !used)
+        rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    for (int t = 0; !rc && t < r->ntasks; t++)
+        entry_of[t] = -1;
+    for (int i = 0; !rc && i < count; i++) {
+        int64_t task = e[i].label - base, lim = by_node ? m->n : procs;
+        if (e[i].target >= lim)
+            rc = tg_error_set(err, TG_EPARSE, r->t.source, e[i].line,
+                              "target %d is out of range (%lld %s)",
+                              e[i].target, (long long)lim,
+                              by_node ? "nodes" : "processors");
+        else if (task < 0 || task >= r->ntasks)
+            rc = tg_error_set(err, TG_EPARSE, r->t.source, e[i].line,
+                              "label %d is out of range (%d tasks from %d)",
+                              e[i].label, r->ntasks, base);
+        else if (entry_of[task] >= 0)
+            rc = tg_error_set(err, TG_EPARSE, r->t.source, e[i].line,
+                              "label %d is mapped twice (first on line %ld)",
+                              e[i].label, e[entry_of[task]].line);
+        else
+            entry_of[task] = i;
+    }
+    for (int t = 0; !rc && t < r->ntasks; t++) {
+        if (entry_of[t] < 0)
+            continue; /* map_close names it */
+        const scotch_entry *x = &e[entry_of[t]];
+        int node, slot;
+        if (by_node) {
+            node = (int)x->target;
+            slot = used[node]++;
+            if (slot == m->slots[node]) {
+                rc = tg_error_set(err, TG_EPARSE, r->t.source, x->line,
+                                  "node %d (%s) receives more than its %d "
+                                  "slots",
+                                  node, m->host[node], m->slots[node]);
+                break;
+            }
+        } else {
+            /* The node holding processor `target`: binary search. */
+            int lo = 0, hi = m->n - 1;
+            while (lo < hi) {
+                int mid = lo + (hi - lo + 1) / 2;
+                if (r->base[mid] <= x->target)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            node = lo;
+            slot = (int)(x->target - r->base[node]);
+        }
+        rc = map_put(r, x->line, t, node, m->host[node], slot, err);
+    }
+    free(entry_of);
+    free(used);
+    return rc;
+}
+
+int gm_scotch_map_read(const char *path, const gm_machine *m, int ntasks,
+                       int by_node, gm_place **out, int *n_out,
+                       tg_error *err)
+{
+    map_read r;
+    int rc = map_open(&r, path, m, "task", err);
+    if (rc)
+        return rc;
+    scotch_entry *e = NULL;
+    int count = 0;
+    rc = scotch_lines(&r, &e, &count, err);
+    if (!rc) {
+        /* Scotch writes vertex numbers from the graph's baseval: labels
+         * run from 1 when none is 0 and one equals the task count. */
+        int n = ntasks < 0 ? count : ntasks, has0 = 0, hasn = 0;
+        for (int i = 0; i < count; i++) {
+            has0 |= e[i].label == 0;
+            hasn |= e[i].label == n;
+        }
+        rc = map_alloc(&r, n, err);
+        if (!rc)
+            rc = scotch_place(&r, e, count, !has0 && hasn, by_node, err);
+    }
+    free(e);
+    return map_close(&r, rc, out, n_out, err);
 }
 
 /* Check, then write one line per task with `fmt` ("%d %s %d\n"). */

@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# The greedymap command end to end: --help; eval of a hand-computed mapping
+# given as a topomap mapping file, an Open MPI rankfile and a Scotch map;
+# JSON; bad input (exit codes, FILE:LINE messages, no output left); map,
+# baseline and configs; and Scotch's gmtst on mappings that use every
+# processor.
+. "$TOPOMAP_SRCDIR/tests/lib.sh"
+gm=$GREEDYMAP
+tg=$TASKGRAPH
+o=$work/o
+mkdir -p "$o"
+
+# metric NAME VALUE: the last command's table has that line.
+metric() { expect_output "$(printf '%-25s%s' "$1" "$2")"; }
+# json_check FILE EXPR: a Python expression over the JSON object d.
+json_check() {
+  checks=$((checks + 1))
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" || fail "JSON $1: $2"
+}
+# no_files: nothing (not even a temporary) was left in $o.
+no_files() {
+  checks=$((checks + 1))
+  [ "$(count_files "$o")" -eq 0 ] || { fail "files left in $o:"; ls -a "$o"; rm -f "$o"/* "$o"/.[!.]*; }
+}
+
+# ------------------------------------------------------------------ help
+expect_ok $gm --help
+expect_output "usage: greedymap COMMAND [options]"
+for c in map baseline eval configs; do
+  expect_ok $gm $c --help
+  checks=$((checks + 1))
+  grep -q "^usage: greedymap $c" "$work/out" || fail "$c --help: no usage line"
+done
+
+# ------------------------------------------- a ring on torus:2x2, by hand
+# Ring 0-1 (10), 1-2 (20), 2-3 (30), 3-0 (40); task i on node i of
+# torus:2x2 (node0 (0,0), node1 (0,1), node2 (1,0), node3 (1,1)).
+# Distances 1, 2, 1, 2; hop-bytes per task 90, 50, 70, 110: total 320,
+# average 80, maximum 110 on task 3; dilation 6/4 = 1.5, weighted
+# 160/100 = 1.6.  Fixed routes put 0-3 (40) and 2-3 (30) on node2->node3.
+ring=$work/ring.graph
+printf '4 4 001\n2 10 4 40\n1 10 3 20\n2 20 4 30\n1 40 3 30\n' > "$ring"
+printf '# by hand\n0 node0 0\n1 node1 0\n\n2 node2 0\n3 node3 0\n' > "$work/ring.map"
+printf '# Open MPI\nrank 0=node0 slot=0\nrank 2=node2 slot=0\nrank 1 = node1 slot = 0\nrank 3=node3 slot=0\n' > "$work/ring.rankfile"
+printf '4\n3\t3\n0\t0\n1\t1\n2\t2\n' > "$work/ring.smap"
+# Scotch numbers vertices from the graph's baseval: labels 1..4 too.
+printf '4\n1 0\n2 1\n3 2\n4 3\n' > "$work/ring1.smap"
+for f in ring.map ring.rankfile ring.smap ring1.smap; do
+  expect_ok $gm eval "$ring" --network torus:2x2 --mapping "$work/$f"
+  metric tasks 4
+  metric edges 4
+  metric bytes 100
+  metric "hop-bytes total" 320
+  metric "hop-bytes avg" 80.00
+  metric "hop-bytes max" "110 (task 3)"
+  metric "dilation avg" 1.50
+  metric "dilation wavg" 1.60
+  metric "dilation max" 2
+  metric "offnode bytes" "100 (100.00%)"
+  metric "cross-socket bytes" "- (no node topology)"
+  metric "max link load fixed" "70 (node2->node3)"
+  metric "max link load heuristic" "70 (node2->node3)"
+  sed 1d "$work/out" > "$work/$f.metrics"
+done
+expect_ok $gm eval "$ring" --network torus:2x2 --mapping "$work/ring.rankfile"
+expect_output "$(printf '%-25s%s' mapping "$work/ring.rankfile (rankfile)")"
+for f in ring.rankfile ring.smap ring1.smap; do
+  checks=$((checks + 1))
+  cmp -s "$work/ring.map.metrics" "$work/$f.metrics" || fail "$f: other numbers than ring.map"
+done
+# The format can be forced; --nodes defaults to the torus's 4 positions.
+expect_ok $gm eval "$ring" --network torus:2x2 --nodes 4 --mapping "$work/ring.smap" --mapping-format scotch
+
+# JSON.
+expect_ok $gm eval "$ring" --network torus:2x2 --mapping "$work/ring.map" --json
+cp "$work/out" "$work/ring.json"
+json_check "$work/ring.json" 'd["hop_bytes_total"] == 320 and d["hop_bytes_avg"] == 80 and d["hop_bytes_max"] == 110 and d["hop_bytes_max_task"] == 3'
+json_check "$work/ring.json" 'd["dilation_avg"] == 1.5 and d["dilation_wavg"] == 1.6 and d["dilation_max"] == 2'
+json_check "$work/ring.json" 'd["offnode_bytes"] == 100 and d["offnode_share"] == 1 and d["cross_socket_bytes"] is None'
+json_check "$work/ring.json" 'd["load_max_fixed"] == 70 and d["load_max_fixed_link"] == "node2->node3" and d["load_max_heuristic"] == 70'
+json_check "$work/ring.json" 'd["mapping_format"] == "topomap" and d["tasks"] == 4 and d["saturated"] is False'
+
+# Two tasks per node: only 1-2 (20) and 3-0 (40) leave a node, one hop.
+printf '4\n0 0\n1 0\n2 1\n3 1\n' > "$work/bynode.smap"
+expect_ok $gm eval "$ring" --network torus:2 --slots 2 --mapping "$work/bynode.smap" --scotch-by-node
+metric "hop-bytes total" 120
+metric "offnode bytes" "60 (60.00%)"
+
+# Sockets: pack:2 core:2 on one node; ranks 0, 1 on socket 0 and 2, 3 on
+# socket 1 (SOCKET:CORE slots): 1-2 (20) and 3-0 (40) cross sockets.
+printf 'rank 0=node0 slot=0:0\nrank 1=node0 slot=0:1\nrank 2=node0 slot=1:0\nrank 3=node0 slot=1:1\n' > "$work/sock.rankfile"
+expect_ok $gm eval "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" --mapping "$work/sock.rankfile" --json
+cp "$work/out" "$work/sock.json"
+json_check "$work/sock.json" 'd["cross_socket_bytes"] == 60 and d["hop_bytes_total"] == 0 and d["load_max_fixed_link"] is None'
+
+# A hostfile names the hosts.
+printf 'alpha slots=2\nbeta slots=2\n' > "$work/hosts"
+printf 'rank 0=alpha slot=0\nrank 1=alpha slot=1\nrank 2=beta slot=0\nrank 3=beta slot=1\n' > "$work/hosts.rankfile"
+expect_ok $gm eval "$ring" --hostfile "$work/hosts" --mapping "$work/hosts.rankfile"
+metric "hop-bytes total" 240
+metric "max link load fixed" "60 (alpha->switch)"
+
+# -------------------------------------------------------------- bad input
+bad_map() { # bad_map NAME CONTENT MESSAGE [eval options]: eval fails with exit 1
+  local name=$1 text=$2 msg=$3; shift 3
+  printf '%b' "$text" > "$work/$name"
+  expect_fail 1 "greedymap: $work/$name$msg" $gm eval "$ring" --network torus:2x2 --mapping "$work/$name" "$@"
+}
+bad_map syntax.map    '0 node0 0\n1 node1\n' ":2: expected 'task host slot'"
+bad_map host.map      '0 node0 0\n1 nodeX 0\n' ":2: unknown host 'nodeX'"
+bad_map slot.map      '0 node0 0\n1 node1 1\n' ":2: slot 1 is out of range: node1 has 1 slots"
+bad_map missing.map   '0 node0 0\n1 node1 0\n' ": task 2 is missing (4 tasks)"
+bad_map syntax.rf     'rank 0=node0 slot=0\nrank 1 node1 slot=0\n' ":2: expected 'rank N=host slot=S'" --mapping-format rankfile
+bad_map host.rf       'rank 0=node0 slot=0\nrank 1=nodeX slot=0\n' ":2: unknown host 'nodeX'"
+bad_map slot.rf       'rank 0=node0 slot=0\n\nrank 1=node1 slot=3\n' ":3: slot 3 is out of range: node1 has 1 slots"
+bad_map twice.rf      'rank 0=node0 slot=0\nrank 0=node1 slot=0\n' ":2: rank 0 is mapped twice (first on line 1)"
+bad_map range.rf      'rank 9=node0 slot=0\n' ":1: rank 9 is out of range (4 ranks)"
+bad_map missing.rf    'rank 0=node0 slot=0\nrank 1=node1 slot=0\nrank 3=node3 slot=0\n' ": rank 2 is missing (4 ranks)"
+bad_map used.rf       'rank 0=node0 slot=0\nrank 1=node0 slot=0\n' ":2: node0 slot 0 is used twice (first on line 1)"
+bad_map sock.rf       'rank 0=node0 slot=1:0\n' ":1: slot=1:0 needs a node topology"
+bad_map extra.rf      'rank 0=node0 slot=0 x\n' ":1: extra text after 'rank N=host slot=S'"
+bad_map target.smap   '4\n0 0\n1 1\n2 9\n3 3\n' ":4: target 9 is out of range (4 processors)"
+bad_map twice.smap    '4\n0 0\n1 1\n1 2\n3 3\n' ":4: label 1 is mapped twice (first on line 3)"
+bad_map short.smap    '4\n0 0\n1 1\n2 2\n' ":1: the count is 4, but the file has 3 lines"
+bad_map long.smap     '3\n0 0\n1 1\n2 2\n3 3\n' ":5: more lines than the count (3, line 1)"
+bad_map huge.smap     '2000000000\n0 0\n' ":1: the count is 2000000000, but the file has 1 lines"
+bad_map num.smap      '4\n0 0\n1 x\n2 2\n3 3\n' ":3: target is not a non-negative integer: 'x'"
+bad_map full.smap     '4\n0 0\n1 0\n2 0\n3 1\n' ":4: node 0 (node0) receives more than its 2 slots" --slots 2 --scotch-by-node --nodes 2 --network torus:2
+expect_fail 1 "greedymap: $work/none.map: cannot open" $gm eval "$ring" --network torus:2x2 --mapping "$work/none.map"
+expect_fail 1 "greedymap: $ring: 4 tasks, but the machine has only 3 slots" $gm eval "$ring" --nodes 3 --mapping "$work/ring.map"
+expect_fail 1 "greedymap: $work/nohosts: cannot open" $gm eval "$ring" --hostfile "$work/nohosts" --mapping "$work/ring.map"
+expect_fail 1 "greedymap: $ring: no layer 'p2p': the graph has no type layers" $gm eval "$ring" --nodes 4 --layer p2p --mapping "$work/ring.map"
+
+# Usage errors: exit 2 and a pointer to --help.
+expect_fail 2 "unknown command 'frobnicate'" $gm frobnicate
+expect_fail 2 "greedymap eval: unknown option '--bogus' (see 'greedymap eval --help')" $gm eval "$ring" --nodes 4 --mapping "$work/ring.map" --bogus
+expect_fail 2 "greedymap eval: --seed does not apply here" $gm eval "$ring" --nodes 4 --mapping "$work/ring.map" --seed 1
+expect_fail 2 "greedymap eval: --network: unknown network 'tor:2x2'" $gm eval "$ring" --network tor:2x2 --mapping "$work/ring.map"
+expect_fail 2 "greedymap eval: no mapping: give --mapping FILE" $gm eval "$ring" --nodes 4
+expect_fail 2 "greedymap eval: give --nodes N (and --slots S) or --hostfile FILE" $gm eval "$ring" --mapping "$work/ring.map"
+expect_fail 2 "greedymap eval: --hostfile gives the nodes and their slots" $gm eval "$ring" --hostfile "$work/hosts" --nodes 2 --mapping "$work/ring.map"
+expect_fail 2 "greedymap eval: --nodes wants an integer" $gm eval "$ring" --nodes 0 --mapping "$work/ring.map"
+expect_fail 2 "greedymap eval: --mapping-format: topomap, rankfile or scotch, not 'xml'" $gm eval "$ring" --nodes 4 --mapping "$work/ring.map" --mapping-format xml
+expect_fail 2 "greedymap eval: --scotch-by-node: $work/ring.map is not a Scotch map" $gm eval "$ring" --nodes 4 --mapping "$work/ring.map" --scotch-by-node
+expect_fail 2 "greedymap map: no output file: give -o FILE" $gm map "$ring" --nodes 4
+expect_fail 2 "greedymap map: --config: " $gm map "$ring" --nodes 4 --config order=sideways -o "$o/x.map"
+expect_fail 2 "greedymap baseline: KIND: unknown baseline 'zigzag'" $gm baseline zigzag "$ring" --nodes 4 -o "$o/x.map"
+expect_fail 2 "greedymap baseline: missing arguments" $gm baseline block
+no_files
+
+# Failed writes leave nothing: too many tasks, an unwritable path, an
+# unwritable rankfile (the mapping written first is taken back).
+expect_fail 1 "greedymap: $ring: 4 tasks, but the machine has only 2 slots" $gm map "$ring" --nodes 2 -o "$o/x.map"
+expect_fail 1 "greedymap: $ring: 4 tasks, but the machine has only 3 slots" $gm baseline block "$ring" --nodes 3 -o "$o/x.map"
+expect_fail 1 "greedymap: $work/nodir/x.map: cannot create" $gm map "$ring" --nodes 4 -o "$work/nodir/x.map"
+expect_fail 1 "greedymap: $work/nodir/x.rankfile: cannot create" $gm baseline cyclic "$ring" --nodes 4 -o "$o/x.map" --rankfile "$work/nodir/x.rankfile"
+no_files
+
+# ------------------------------------------------ map, baseline, configs
+# A 27-point stencil of 4x4x4 tasks on torus:4x4x4, one slot per node.
+s27=$work/s27.grf
+expect_ok $tg gen stencil --dims 4x4x4 --diagonals -o "$s27"
+net=(--network torus:4x4x4)
+for k in block cyclic hilbert rb random; do
+  expect_ok $gm baseline $k "$s27" "${net[@]}" --seed 3 -o "$o/$k.map" --rankfile "$o/$k.rankfile"
+  expect_output "wrote $o/$k.map and $o/$k.rankfile: 64 tasks on 64 nodes, baseline $k, seed 3"
+  expect_ok $gm eval "$s27" "${net[@]}" --mapping "$o/$k.map"
+  sed 1d "$work/out" > "$work/a"
+  expect_ok $gm eval "$s27" "${net[@]}" --mapping "$o/$k.rankfile"
+  sed 1d "$work/out" > "$work/b"
+  checks=$((checks + 1))
+  cmp -s "$work/a" "$work/b" || fail "baseline $k: the rankfile evaluates differently"
+done
+# Block puts task i on node i: the same as the stencil's own layout.
+expect_ok $gm eval "$s27" "${net[@]}" --mapping "$o/block.map" --json
+json_check "$work/out" 'd["dilation_max"] == 3 and d["offnode_bytes"] == d["bytes"]'
+
+expect_ok $gm configs "${net[@]}"
+cp "$work/out" "$work/configs"
+checks=$((checks + 1))
+[ "$(head -1 "$work/configs" | awk '{print $1}')" = 1 ] || fail "configs: not numbered from 1"
+# Every configuration of the portfolio maps and evaluates.
+while read -r num config; do
+  expect_ok $gm map "$s27" "${net[@]}" --config "$config" -o "$o/c$num.map" || continue
+  expect_ok $gm eval "$s27" "${net[@]}" --mapping "$o/c$num.map"
+done < "$work/configs"
+# The same seed gives the same mapping; -v prints every metric.
+expect_ok $gm map "$s27" "${net[@]}" --config order=bfs,delta=sqrt --seed 7 -o "$o/s1.map" --rankfile "$o/s1.rankfile"
+expect_output "wrote $o/s1.map and $o/s1.rankfile: 64 tasks on 64 nodes, order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,seed=7"
+expect_ok $gm map "$s27" "${net[@]}" --config order=bfs,delta=sqrt,seed=7 -o "$o/s2.map" -v
+checks=$((checks + 1))
+cmp -s "$o/s1.map" "$o/s2.map" || fail "map: the same seed gave another mapping"
+checks=$((checks + 1))
+grep -q "^hop-bytes total" "$work/err" || fail "map -v: no metrics on stderr"
+
+# Layers: the graph of a .tg.json is the Sum of its layers; --layer picks one.
+expect_ok $tg gen qbox --rows 4 --cols 6 --p2p-bytes 1000 --alltoall-bytes 250 -o "$work/qbox.tg.json"
+expect_ok $gm baseline block "$work/qbox.tg.json" --nodes 24 -o "$o/q.map"
+expect_ok $gm eval "$work/qbox.tg.json" --nodes 24 --mapping "$o/q.map"
+metric bytes 29000
+expect_ok $gm eval "$work/qbox.tg.json" --nodes 24 --mapping "$o/q.map" --layer p2p
+metric bytes 20000
+expect_fail 1 "no layer 'x' (its layers: p2p, alltoall)" $gm eval "$work/qbox.tg.json" --nodes 24 --mapping "$o/q.map" --layer x
+
+# ------------------------------------------------------ Scotch's gmtst
+# gmtst's CommExpan is the sum over edges of bytes x distance, half our
+# total hop-bytes, and CommCutSz our off-node bytes; gmtst is right only
+# when every processor is used.  Scotch's "torus3D X Y Z" numbers
+# processor x + X*y + X*Y*z (the first dimension fastest), our torus:ZxYxX
+# the same processor (the last fastest): 8x4x2 checks that numbering.
+if gmtst=$(command -v gmtst); then
+  scotch_check() { # scotch_check GRAPH TASKS NETWORK TARGET SLOTS KIND
+    local g=$1 n=$2 network=$3 target=$4 slots=$5 kind=$6
+    echo "$target" > "$work/t.tgt"
+    expect_ok $gm baseline "$kind" "$g" --network "$network" --slots "$slots" --seed 5 -o "$work/s.map" || return
+    # Scotch map: task, then node (processors by node with --scotch-by-node).
+    { echo "$n"; awk '!/^#/ { sub("node", "", $2); print $1 "\t" $2 }' "$work/s.map"; } > "$work/s.smap"
+    local by=(); [ "$slots" -gt 1 ] && by=(--scotch-by-node)
+    expect_ok $gm eval "$g" --network "$network" --slots "$slots" --mapping "$work/s.smap" "${by[@]}" --json || return
+    cp "$work/out" "$work/scotch.json"
+    expect_ok $gm eval "$g" --network "$network" --slots "$slots" --mapping "$work/s.map" --json || return
+    checks=$((checks + 1))
+    diff <(grep -v mapping "$work/out") <(grep -v mapping "$work/scotch.json") > /dev/null || fail "$network $kind: the Scotch map evaluates differently"
+    expect_ok "$gmtst" "$g" "$work/t.tgt" "$work/s.smap" || return
+    local expan cut
+    expan=$(sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p' "$work/out")
+    cut=$(sed -n 's/.*CommCutSz=[^(]*(\([0-9]*\)).*/\1/p' "$work/out")
+    json_check "$work/scotch.json" "d['hop_bytes_total'] == 2 * $expan and d['offnode_bytes'] == $cut"
+  }
+  for kind in block random; do
+    scotch_check "$s27" 64 torus:4x4x4 "torus3D 4 4 4" 1 $kind
+    scotch_check "$s27" 64 mesh:4x4x4 "mesh3D 4 4 4" 1 $kind
+    scotch_check "$s27" 64 torus:8x4x2 "torus3D 2 4 8" 1 $kind
+    scotch_check "$s27" 64 mesh:8x4x2 "mesh3D 2 4 8" 1 $kind
+  done
+  # Two tasks per node: Scotch targets are nodes.
+  expect_ok $tg gen stencil --dims 4x4x8 -o "$work/s128.grf"
+  scotch_check "$work/s128.grf" 128 torus:4x4x4 "torus3D 4 4 4" 2 random
+else
+  echo "gmtst not found: Scotch cross-check skipped"
+fi
+
+finish
