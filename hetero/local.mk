@@ -1,0 +1,53 @@
+# libhetero: heterogeneous placement (node description, calibration, cost
+# model, search, placement files) and its commands topomap-place,
+# topomap-exec and memprobe.
+lib_LTLIBRARIES += hetero/libhetero.la
+topomapinclude_HEADERS += hetero/hetero.h
+pkgconfig_DATA += hetero/hetero.pc
+
+hetero_libhetero_la_SOURCES = \
+	hetero/hetero.h hetero/ht_internal.h \
+	hetero/names.c hetero/json.c hetero/node.c hetero/memcal.c \
+	hetero/input.c hetero/problem.c hetero/cost.c hetero/capacity.c \
+	hetero/baseline.c hetero/state.c hetero/moves.c hetero/search.c \
+	hetero/exhaustive.c \
+	hetero/placement.c
+hetero_libhetero_la_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(JANSSON_CFLAGS)
+hetero_libhetero_la_LIBADD = taskgraph/libtaskgraph.la $(HWLOC_LIBS) \
+	$(JANSSON_LIBS) -lm
+hetero_libhetero_la_LDFLAGS = -version-info 0:0:0
+EXTRA_DIST += hetero/hetero.pc.in hetero/README.md
+
+# Commands.  taskgraph/cli.c holds the option and message helpers every
+# topomap command shares.
+HT_CMD_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hetero
+HT_CMD_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
+HT_CMD_LDADD = hetero/libhetero.la taskgraph/libtaskgraph.la $(HWLOC_LIBS) -lm
+
+bin_PROGRAMS += hetero/topomap-place
+hetero_topomap_place_SOURCES = hetero/topomap-place.c taskgraph/cli.c \
+	taskgraph/cli.h
+hetero_topomap_place_CPPFLAGS = $(HT_CMD_CPPFLAGS)
+hetero_topomap_place_CFLAGS = $(HT_CMD_CFLAGS)
+hetero_topomap_place_LDADD = $(HT_CMD_LDADD)
+
+# Tests.
+HT_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hetero
+HT_TEST_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(CHECK_CFLAGS)
+HT_TEST_LDADD = hetero/libhetero.la tests/libtestutil.la \
+	taskgraph/libtaskgraph.la $(HWLOC_LIBS) $(CHECK_LIBS) -lm
+HT_FIXTURE = tests/test_hetero_fixture.c tests/test_hetero_fixture.h
+
+check_PROGRAMS += tests/test_hetero_search
+tests_test_hetero_search_SOURCES = tests/test_hetero_search.c $(HT_FIXTURE)
+tests_test_hetero_search_CPPFLAGS = $(HT_TEST_CPPFLAGS)
+tests_test_hetero_search_CFLAGS = $(HT_TEST_CFLAGS)
+tests_test_hetero_search_LDADD = $(HT_TEST_LDADD)
+TESTS += tests/test_hetero_search
+
+check_PROGRAMS += tests/test_hetero_xml
+tests_test_hetero_xml_SOURCES = tests/test_hetero_xml.c $(HT_FIXTURE)
+tests_test_hetero_xml_CPPFLAGS = $(HT_TEST_CPPFLAGS)
+tests_test_hetero_xml_CFLAGS = $(HT_TEST_CFLAGS)
+tests_test_hetero_xml_LDADD = $(HT_TEST_LDADD)
+TESTS += tests/test_hetero_xml

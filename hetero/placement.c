@@ -1,0 +1,360 @@
+/* placement.c: the placement file topomap-exec applies, and turning the
+ * search's choices into it (which cores each rank gets).
+ *
+ *   {
+ *     "format": "topomap-placement",
+ *     "version": 1,
+ *     "predicted": {"makespan_s": 1.25, "sum_s": 4.5},
+ *     "ranks": [
+ *       {"host": "n0", "local_rank": 0, "rank": 0, "proc": "gpu",
+ *        "gpu": {"busid": "0000:34:00.0", "uuid": "GPU-d397..."},
+ *        "cores": "0-1", "memory": {"policy": "bind", "nodes": "0",
+ *        "kind": "device"}},
+ *       {"host": "n0", "local_rank": 1, "rank": 1, "proc": "cpu",
+ *        "cores": "2", "memory": {"policy": "bind", "nodes": "1",
+ *        "kind": "hbm"}}
+ *     ]
+ *   }
+ *
+ * One rank per line.  "cores" lists the PUs (OS indexes) of the rank's
+ * cores, "nodes" NUMA nodes (OS indexes), both in hwloc's list syntax.
+ * "gpu" belongs to GPU ranks only ("uuid" optional); the kinds device,
+ * pinned and managed too.  "predicted" is optional. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ht_internal.h"
+
+#define PLACEMENT_FORMAT "topomap-placement"
+#define PLACEMENT_VERSION 1
+
+void ht_placement_free(ht_placement *pl)
+{
+    if (!pl)
+        return;
+    for (int i = 0; pl->entries && i < pl->n; i++) {
+        free(pl->entries[i].host);
+        hwloc_bitmap_free(pl->entries[i].cpus);
+        hwloc_bitmap_free(pl->entries[i].nodes);
+    }
+    free(pl->entries);
+    free(pl);
+}
+
+static ht_placement *placement_new(int n)
+{
+    ht_placement *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return NULL;
+    pl->n = n;
+    pl->cost.makespan = pl->cost.sum = -1;
+    pl->entries = calloc((size_t)n + 1, sizeof *pl->entries);
+    for (int i = 0; pl->entries && i < n; i++) {
+        pl->entries[i].cpus = hwloc_bitmap_alloc();
+        pl->entries[i].nodes = hwloc_bitmap_alloc();
+        if (!pl->entries[i].cpus || !pl->entries[i].nodes) {
+            ht_placement_free(pl);
+            return NULL;
+        }
+    }
+    if (!pl->entries) {
+        free(pl);
+        return NULL;
+    }
+    return pl;
+}
+
+/* ------------------------------------------------------------ choices */
+
+typedef struct by_set {
+    int size, rank;
+} by_set;
+
+static int smaller_set(const void *x, const void *y)
+{
+    const by_set *a = x, *b = y;
+    if (a->size != b->size)
+        return a->size < b->size ? -1 : 1;
+    return a->rank - b->rank;
+}
+
+/* Give the ranks of host h their cores: the smallest allowed sets first,
+ * each rank the first free cores of its set. */
+static int assign_cores(const ht_problem *p, const int *choice, int h,
+                        ht_placement *pl, by_set *tmp, char *used,
+                        tg_error *err)
+{
+    const ht_node *node = p->node;
+    int k = 0;
+    for (int r = 0; r < p->n; r++)
+        if (p->host[r] == h)
+            tmp[k++] = (by_set){p->coreset_size[p->coreset_of[choice[r]]], r};
+    qsort(tmp, (size_t)k, sizeof *tmp, smaller_set);
+    memset(used, 0, (size_t)node->ncores);
+    for (int i = 0; i < k; i++) {
+        int r = tmp[i].rank, need = p->par.cores_per_rank;
+        hwloc_const_bitmap_t set = p->coreset[p->coreset_of[choice[r]]];
+        for (int c = hwloc_bitmap_first(set); c >= 0 && need;
+             c = hwloc_bitmap_next(set, c))
+            if (!used[c]) {
+                used[c] = 1;
+                hwloc_bitmap_or(pl->entries[r].cpus, pl->entries[r].cpus,
+                                node->core[c]);
+                need--;
+            }
+        if (need) /* ht_evaluate said they fit: the sets are not nested */
+            return tg_error_set(err, TG_EINVAL, NULL, 0,
+                                "%s: no free cores left for rank %d",
+                                p->hostname[h], r);
+    }
+    return 0;
+}
+
+int ht_place(const ht_problem *p, const int *choice, ht_placement **out,
+             tg_error *err)
+{
+    ht_cost cost;
+    int rc = ht_evaluate(p, choice, &cost, err);
+    if (rc)
+        return rc;
+    ht_placement *pl = placement_new(p->n);
+    by_set *tmp = malloc(((size_t)p->n + 1) * sizeof *tmp);
+    char *used = malloc((size_t)p->node->ncores + 1);
+    if (!pl || !tmp || !used)
+        rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    for (int r = 0; !rc && r < p->n; r++) {
+        const ht_choice *ch = &p->choice[choice[r]];
+        ht_entry *e = &pl->entries[r];
+        if (!(e->host = strdup(p->in->ranks[r].host))) {
+            rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+            break;
+        }
+        e->local_rank = p->in->ranks[r].local_rank;
+        e->rank = r;
+        e->proc = ch->proc;
+        e->mem = ch->mem;
+        if (ch->proc == HT_PROC_GPU) {
+            const ht_gpu *g = &p->node->gpus[ch->gpu];
+            snprintf(e->gpu_busid, sizeof e->gpu_busid, "%s", g->busid);
+            snprintf(e->gpu_uuid, sizeof e->gpu_uuid, "%s", g->uuid);
+        }
+        e->policy = ch->numa >= 0 ? HT_POLICY_BIND : HT_POLICY_NONE;
+        if (ch->numa >= 0)
+            hwloc_bitmap_only(e->nodes, p->node->numa[ch->numa].os_index);
+    }
+    for (int h = 0; !rc && h < p->nhosts; h++)
+        rc = assign_cores(p, choice, h, pl, tmp, used, err);
+    free(tmp);
+    free(used);
+    if (rc) {
+        ht_placement_free(pl);
+        return rc;
+    }
+    pl->cost = cost;
+    *out = pl;
+    return 0;
+}
+
+/* -------------------------------------------------------------- write */
+
+static json_t *entry_record(const ht_entry *e)
+{
+    char cores[4096], nodes[1024];
+    hwloc_bitmap_list_snprintf(cores, sizeof cores, e->cpus);
+    hwloc_bitmap_list_snprintf(nodes, sizeof nodes, e->nodes);
+    json_t *o = json_object(), *m = json_object();
+    json_object_set_new(o, "host", json_string(e->host));
+    json_object_set_new(o, "local_rank", json_integer(e->local_rank));
+    json_object_set_new(o, "rank", json_integer(e->rank));
+    json_object_set_new(o, "proc", json_string(ht_proc_name(e->proc)));
+    if (e->proc == HT_PROC_GPU) {
+        json_t *g = json_object();
+        json_object_set_new(g, "busid", json_string(e->gpu_busid));
+        if (e->gpu_uuid[0])
+            json_object_set_new(g, "uuid", json_string(e->gpu_uuid));
+        json_object_set_new(o, "gpu", g);
+    }
+    json_object_set_new(o, "cores", json_string(cores));
+    json_object_set_new(m, "policy", json_string(ht_policy_name(e->policy)));
+    json_object_set_new(m, "nodes", json_string(nodes));
+    json_object_set_new(m, "kind", json_string(ht_memkind_name(e->mem)));
+    json_object_set_new(o, "memory", m);
+    return o;
+}
+
+int ht_placement_write(const char *path, const ht_placement *pl, tg_error *err)
+{
+    tg_out o;
+    int rc = tg_out_open(&o, path, err);
+    if (rc)
+        return rc;
+    fprintf(o.fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n",
+            PLACEMENT_FORMAT, PLACEMENT_VERSION);
+    if (pl->cost.makespan >= 0)
+        fprintf(o.fp,
+                "  \"predicted\": {\"makespan_s\": %.9g, \"sum_s\": %.9g},\n",
+                pl->cost.makespan, pl->cost.sum);
+    fprintf(o.fp, "  \"ranks\": [");
+    for (int i = 0; i < pl->n && !rc; i++) {
+        json_t *e = entry_record(&pl->entries[i]);
+        if (ht_json_put_line(o.fp, i ? ",\n    " : "\n    ", e))
+            rc = tg_error_set(err, TG_EINVAL, path, 0,
+                              "rank %d: host name is not valid UTF-8",
+                              pl->entries[i].rank);
+        json_decref(e);
+    }
+    if (rc) {
+        tg_out_abort(&o);
+        return rc;
+    }
+    fprintf(o.fp, "%s]\n}\n", pl->n ? "\n  " : "");
+    return tg_out_commit(&o, err);
+}
+
+/* --------------------------------------------------------------- read */
+
+static int read_gpu(const ht_json *j, size_t i, json_t *g, ht_entry *e,
+                    tg_error *err)
+{
+    if (e->proc == HT_PROC_CPU) {
+        if (g && !json_is_null(g))
+            return ht_json_elem_error(j, err, "ranks", i,
+                                      "a CPU rank has no \"gpu\"");
+        return 0;
+    }
+    if (!json_is_object(g) ||
+        ht_json_string(g, "busid", e->gpu_busid, sizeof e->gpu_busid) != 1 ||
+        !e->gpu_busid[0] ||
+        ht_json_string(g, "uuid", e->gpu_uuid, sizeof e->gpu_uuid) < 0)
+        return ht_json_elem_error(j, err, "ranks", i,
+                                  "a GPU rank needs \"gpu\": {\"busid\": "
+                                  "PCI bus id, \"uuid\": optional}");
+    return 0;
+}
+
+static int read_memory(const ht_json *j, size_t i, json_t *m, ht_entry *e,
+                       tg_error *err)
+{
+    json_t *policy = json_object_get(m, "policy");
+    json_t *nodes = json_object_get(m, "nodes");
+    json_t *kind = json_object_get(m, "kind");
+    int pol = json_is_string(policy)
+                  ? ht_policy_parse(json_string_value(policy))
+                  : -1;
+    int k =
+        json_is_string(kind) ? ht_memkind_parse(json_string_value(kind)) : -1;
+    if (!json_is_object(m) || pol < 0 || k < 0 || !json_is_string(nodes))
+        return ht_json_elem_error(j, err, "ranks", i,
+                                  "\"memory\" needs \"policy\" (none, bind, "
+                                  "preferred, interleave), \"nodes\" (a "
+                                  "list) and \"kind\" (device, pinned, "
+                                  "managed, dram, hbm, cxl, nvm, gpu)");
+    e->policy = (ht_policy)pol;
+    e->mem = (ht_memkind)k;
+    if (ht_list_parse(e->nodes, json_string_value(nodes)))
+        return ht_json_elem_error(j, err, "ranks", i,
+                                  "memory nodes \"%s\" is not a list like "
+                                  "\"0,2-3\"",
+                                  json_string_value(nodes));
+    if (e->policy != HT_POLICY_NONE && hwloc_bitmap_iszero(e->nodes))
+        return ht_json_elem_error(j, err, "ranks", i,
+                                  "policy %s needs NUMA nodes",
+                                  ht_policy_name(e->policy));
+    if (!ht_memkind_is_numa(e->mem) && e->proc != HT_PROC_GPU)
+        return ht_json_elem_error(j, err, "ranks", i,
+                                  "memory kind %s is for GPU ranks",
+                                  ht_memkind_name(e->mem));
+    return 0;
+}
+
+static int read_entry(const ht_json *j, size_t i, json_t *o, ht_placement *pl,
+                      tg_error *err)
+{
+    ht_entry *e = &pl->entries[i];
+    json_t *host = json_object_get(o, "host");
+    json_t *local = json_object_get(o, "local_rank");
+    json_t *rank = json_object_get(o, "rank");
+    json_t *proc = json_object_get(o, "proc");
+    json_t *cores = json_object_get(o, "cores");
+    if (!json_is_object(o) || !json_is_string(host) ||
+        !*json_string_value(host) || !json_is_integer(local) ||
+        json_integer_value(local) < 0 ||
+        json_integer_value(local) > INT32_MAX || !json_is_integer(rank) ||
+        json_integer_value(rank) < 0 || json_integer_value(rank) > INT32_MAX)
+        return ht_json_elem_error(j, err, "ranks", i,
+                                  "needs \"host\", \"local_rank\" and "
+                                  "\"rank\" (integers >= 0)");
+    int pk = json_is_string(proc) ? ht_proc_parse(json_string_value(proc)) : -1;
+    if (pk < 0)
+        return ht_json_elem_error(j, err, "ranks", i,
+                                  "\"proc\" must be \"cpu\" or \"gpu\"");
+    if (!(e->host = strdup(json_string_value(host))))
+        return tg_error_set(err, TG_ENOMEM, j->path, 0, "out of memory");
+    e->local_rank = (int)json_integer_value(local);
+    e->rank = (int)json_integer_value(rank);
+    e->proc = (ht_proc)pk;
+    for (size_t k = 0; k < i; k++) {
+        const ht_entry *f = &pl->entries[k];
+        if (f->rank == e->rank)
+            return ht_json_elem_error(j, err, "ranks", i,
+                                      "rank %d is also ranks[%zu]", e->rank, k);
+        if (f->local_rank == e->local_rank && !strcmp(f->host, e->host))
+            return ht_json_elem_error(j, err, "ranks", i,
+                                      "host %s local rank %d is also "
+                                      "ranks[%zu]",
+                                      e->host, e->local_rank, k);
+    }
+    int rc = read_gpu(j, i, json_object_get(o, "gpu"), e, err);
+    if (rc)
+        return rc;
+    if (!json_is_string(cores) ||
+        ht_list_parse(e->cpus, json_string_value(cores)) ||
+        hwloc_bitmap_iszero(e->cpus))
+        return ht_json_elem_error(j, err, "ranks", i,
+                                  "\"cores\" must be a non-empty list like "
+                                  "\"0-3,8\"");
+    return read_memory(j, i, json_object_get(o, "memory"), e, err);
+}
+
+int ht_placement_read(const char *path, ht_placement **out, tg_error *err)
+{
+    ht_json j;
+    int rc = ht_json_load(&j, path, PLACEMENT_FORMAT, PLACEMENT_VERSION, err);
+    if (rc)
+        return rc;
+    json_t *ranks = json_object_get(j.root, "ranks");
+    json_t *pred = json_object_get(j.root, "predicted");
+    ht_placement *pl = NULL;
+    if (!json_is_array(ranks) || json_array_size(ranks) > INT32_MAX)
+        rc =
+            tg_error_set(err, TG_EPARSE, path, 0, "\"ranks\" must be an array");
+    else if (!(pl = placement_new((int)json_array_size(ranks))))
+        rc = tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    if (!rc && pred &&
+        (!json_is_object(pred) ||
+         ht_json_number(pred, "makespan_s", &pl->cost.makespan) < 0 ||
+         ht_json_number(pred, "sum_s", &pl->cost.sum) < 0))
+        rc = tg_error_set(err, TG_EPARSE, path, 0,
+                          "\"predicted\" holds numbers \"makespan_s\" and "
+                          "\"sum_s\"");
+    for (int i = 0; !rc && i < pl->n; i++)
+        rc = read_entry(&j, (size_t)i, json_array_get(ranks, (size_t)i), pl,
+                        err);
+    ht_json_free(&j);
+    if (rc) {
+        ht_placement_free(pl);
+        return rc;
+    }
+    *out = pl;
+    return 0;
+}
+
+const ht_entry *ht_placement_find(const ht_placement *pl, const char *host,
+                                  int local_rank)
+{
+    for (int i = 0; i < pl->n; i++)
+        if (pl->entries[i].local_rank == local_rank &&
+            ht_host_match(pl->entries[i].host, host))
+            return &pl->entries[i];
+    return NULL;
+}
