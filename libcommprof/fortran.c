@@ -34,6 +34,15 @@
  * the C return code.  Recording from the Fortran wrapper and forwarding to
  * pmpi_send_ would instead duplicate each C wrapper's accounting.
  *
+ * Where Open MPI 4.1's binding breaks the standard, the wrapper follows
+ * the standard: Neighbor_alltoallw converts as many datatypes as the
+ * topology has out- and in-neighbours (Open MPI converts as many as the
+ * communicator has members, reading past the caller's arrays), and
+ * Ialltoallw and Ineighbor_alltoallw keep their converted datatype arrays
+ * until the request completes (Debian's Open MPI 4.1.4 frees them at once
+ * and crashes at completion when they hold derived datatypes,
+ * open-mpi/ompi#8763).
+ *
  * Each argument in fortran.def names how it converts (a "kind", defined
  * below as four macros: its Fortran parameter, its local declarations,
  * its C argument, and what happens after the call).
@@ -51,6 +60,12 @@ static void free_heap(void **p)
 }
 #define FC_AUTOFREE __attribute__((cleanup(free_heap)))
 #define FC_OK (c_ierr == MPI_SUCCESS)
+/* The C array c_x of n elements of type T that convert(x, n, stack, heap,
+ * ierr) makes from the Fortran array x (see fc_types). */
+#define FC_ARRAY(T, x, n, convert)                                           \
+    T x##_stack[FC_STACK];                                                   \
+    void *x##_heap FC_AUTOFREE = NULL;                                       \
+    T *c_##x = convert(x, n, x##_stack, &x##_heap, &c_ierr);
 
 /* BUF(x): a choice buffer; Fortran MPI_BOTTOM is C MPI_BOTTOM. */
 #define FC_PARAM_BUF(x) , void *x
@@ -110,10 +125,7 @@ static void free_heap(void **p)
 #define FC_POST_GROUP(x)
 /* DTYPES(x, n): an array of n datatypes (none when n is 0). */
 #define FC_PARAM_DTYPES(x, n) , MPI_Fint *x
-#define FC_DECL_DTYPES(x, n)                                                 \
-    MPI_Datatype x##_stack[FC_STACK];                                        \
-    void *x##_heap FC_AUTOFREE = NULL;                                       \
-    MPI_Datatype *c_##x = fc_types(x, n, x##_stack, &x##_heap, &c_ierr);
+#define FC_DECL_DTYPES(x, n) FC_ARRAY(MPI_Datatype, x, n, fc_types)
 #define FC_ARG_DTYPES(x, n) , c_##x
 #define FC_POST_DTYPES(x, n)
 /* NBTYPES(x, n, req): the same for a nonblocking call returning request
@@ -151,10 +163,7 @@ static void free_heap(void **p)
     }
 /* REQS(x, n), REQS_DONE(x, n): the same for an array of n requests. */
 #define FC_PARAM_REQS(x, n) , MPI_Fint *x
-#define FC_DECL_REQS(x, n)                                                   \
-    MPI_Request x##_stack[FC_STACK];                                         \
-    void *x##_heap FC_AUTOFREE = NULL;                                       \
-    MPI_Request *c_##x = fc_requests(x, n, x##_stack, &x##_heap, &c_ierr);
+#define FC_DECL_REQS(x, n) FC_ARRAY(MPI_Request, x, n, fc_requests)
 #define FC_ARG_REQS(x, n) , c_##x
 #define FC_POST_REQS(x, n)                                                   \
     if (FC_OK)                                                               \
@@ -175,10 +184,7 @@ static void free_heap(void **p)
 /* STATUSES(x, n, done): an array of n statuses, or MPI_STATUSES_IGNORE;
  * the first `done` are copied back. */
 #define FC_PARAM_STATUSES(x, n, done) , MPI_Fint *x
-#define FC_DECL_STATUSES(x, n, done)                                         \
-    MPI_Status x##_stack[FC_STACK];                                          \
-    void *x##_heap FC_AUTOFREE = NULL;                                       \
-    MPI_Status *c_##x = fc_statuses(x, n, x##_stack, &x##_heap, &c_ierr);
+#define FC_DECL_STATUSES(x, n, done) FC_ARRAY(MPI_Status, x, n, fc_statuses)
 #define FC_ARG_STATUSES(x, n, done) , c_##x
 #define FC_POST_STATUSES(x, n, done)                                         \
     if (FC_OK)                                                               \

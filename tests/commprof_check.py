@@ -6,6 +6,8 @@
       follows the program's MPI_Pcontrol(1) (no p2p; the Put) is recorded
   commprof_check.py fortran PROFILE          tests/mpi/pattern_f.F90, built
       with `use mpi` or `use mpi_f08` (4 ranks)
+  commprof_check.py fortran_calls PROFILE STDOUT   tests/mpi/calls_f.F90,
+      every Fortran wrapper (4 ranks); STDOUT: its polls
   commprof_check.py monitoring PROFILE DIR   point-to-point and one-sided
       bytes and messages equal Open MPI's pml monitoring files DIR/prof.R.prof
       (E lines: src dst bytes msgs; S lines: one-sided); prints what was
@@ -110,20 +112,108 @@ def check_fortran(prof):
         calls = {t: v["calls"] for t, v in rk["types"].items()}
         expect(f"rank {r} calls", calls,
                {"p2p": 24, "alltoall": 1, "allreduce": 1, "bcast": 1, "rma": 3})
-    comms = {tuple(c["members"]): c for c in prof["communicators"]}
-    expect("communicators", sorted(comms), [(0, 1, 2, 3), (0, 2), (1, 3)])
     # Alltoall on each half: 4 INTEGERs to each of its 2 members = 32 B.
     # Allreduce in place: 8 DOUBLE PRECISION = 64 B.  Bcast from rank 1:
     # 25 INTEGERs = 100 B to each other member.
-    want = [(m, "alltoall", 1, 32, ()) for m in range(4)]
-    for m in range(4):
-        want.append((m, "allreduce", 1, 64, ()))
-        want.append((m, "bcast", 1, 100 if m == 1 else 0,
-                     ((0, 100), (2, 100), (3, 100)) if m == 1 else ()))
-    got = sorted((c["rank"], c["type"], c["calls"], c["bytes"],
-                  tuple(map(tuple, c.get("peers", []))))
-                 for comm in comms.values() for c in comm["collectives"])
-    expect("collectives", got, sorted(want))
+    world = {(m, "allreduce"): (1, 64, {}) for m in range(n)}
+    world.update({(m, "bcast"): (1, 0, {}) for m in range(n)})
+    world[(1, "bcast")] = (1, 100, {0: 100, 2: 100, 3: 100})
+    expect_records(prof, {
+        (tuple(range(n)), ()): world,
+        **{(half, ()): {(m, "alltoall"): (1, 32, {}) for m in half} for half in [(0, 2), (1, 3)]}})
+
+
+def check_fortran_calls(prof, stdout):
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    loops = polls(stdout)
+    rma_loops = {int(m.group(1)): int(m.group(2)) for m in
+                 re.finditer(r"^rank (\d+) rma_polls (\d+)$", open(stdout).read(), re.M)}
+    expect("ranks reporting polls", (sorted(loops), sorted(rma_loops)), (list(range(n)),) * 2)
+    colls = ["bcast", "reduce", "allreduce", "alltoall", "alltoallv", "alltoallw", "allgather",
+             "allgatherv", "gather", "gatherv", "scatter", "scatterv", "reduce_scatter",
+             "reduce_scatter_block", "scan", "exscan", "neighbor_allgather",
+             "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
+             "neighbor_alltoallw"]
+    world = {}
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        nb, odd, left, right = r ^ 1, r % 2, (r - 1) % n, (r + 1) % n
+        # One INTEGER (4 B) per message, 25 each way with the partner: 4
+        # send modes, 4 nonblocking ones, Sendrecv, Sendrecv_replace,
+        # Send/Recv, 4 persistent sends, Probe, Iprobe, Mprobe, Improbe, and
+        # one for each of Test, Testall, Waitany, Testany, Waitsome, Testsome.
+        expect(f"rank {r} sent", rows(rk["sent"]), {nb: (100, 25)})
+        expect(f"rank {r} received", rows(rk["received"]), {nb: (100, 25)})
+        # One INTEGER per operation: to r+1 Put, Get, Accumulate; to r+2
+        # Get_accumulate, Fetch_and_op, Compare_and_swap; to r+3 Rput,
+        # Rget, Raccumulate, Rget_accumulate, and from an odd rank the Put
+        # to its partner r-1 = r+3 under post/start.
+        expect(f"rank {r} rma", rows(rk["rma"]),
+               {right: (12, 3), (r + 2) % n: (12, 3), (r + 3) % n: (16 + 4 * odd, 4 + odd)})
+        # Each call once.  p2p: send modes 4 x (Irecv, send, Wait) 12;
+        # nonblocking 4 Irecv + 4 sends + Waitall 9; Sendrecv,
+        # Sendrecv_replace, Send, Recv 4; persistent 8 inits, Startall,
+        # Start, Startall, Waitall 12 (Request_free is not timed); Isend
+        # Probe Recv Wait 4; Isend Recv Wait 3 and the Iprobe polls; Isend
+        # Mprobe Mrecv Wait 4; Isend Imrecv Wait Wait 4 and the Improbe
+        # polls; Irecv Send 2 and the Test polls; for each of Testall,
+        # Waitany, Testany, Waitsome, Testsome an Irecv and an Isend 10, and
+        # 2 Waitany; the other completion calls are polls.  12 + 9 + 4 + 12
+        # + 4 + 3 + 4 + 4 + 2 + 10 + 2 = 66.  rma: fence, 3 ops, fence 5;
+        # lock, 3 ops, flush, flush_local, unlock 7; lock_all, 4 ops,
+        # Waitall (its requests are one-sided), flush_all, flush_local_all,
+        # unlock_all 9; then an odd rank start, Put, complete 3, an even
+        # rank post and its Win_test polls.  barrier: 7 in the
+        # point-to-point part, Barrier and Ibarrier, 3 in the one-sided
+        # part, and the Ibarrier's Wait.  Each collective: blocking,
+        # nonblocking and its Wait.
+        calls = {t: v["calls"] for t, v in rk["types"].items()}
+        expect(f"rank {r} calls", calls, {
+            "p2p": 66 + loops.get(r, 0), "rma": 21 + (3 if odd else 1 + rma_loops.get(r, 0)),
+            "barrier": 13, **{t: 3 for t in colls}})
+        # Collective records (calls, bytes, {peer: bytes}), all on
+        # communicators with the world's members.  Roots: Bcast 0, Ibcast 1;
+        # Reduce 2, Ireduce 3 in place; Gather 0, Igather 1 in place;
+        # Gatherv 2, Igatherv 3 in place; Scatter 0, Iscatter 1 in place;
+        # Scatterv 2, Iscatterv 3 in place.  A root's Bcast is one block; a
+        # root's scatter buffer is 4 blocks, in place or not; an in-place
+        # gather root sends nothing.  Alltoall(v,w) and Reduce_scatter: 4 B
+        # to each member per call.  Neighbourhoods: the ring's left and
+        # right neighbours; Neighbor_allgather(v) counts one block, the
+        # alltoalls a block per neighbour; Neighbor_alltoallw goes to
+        # r+1 and from rank 0 to 2 as well.
+        def others(root):
+            return {i: 4 for i in range(n) if i != root} if r == root else {}
+        def to(root):
+            return {} if r == root else {root: 4}
+        out = [right] + ([2] if r == 0 else [])
+        rec = {
+            "barrier": (12, 0, {}),
+            "bcast": (2, 4 if r in (0, 1) else 0, add_peers(others(0), others(1))),
+            "reduce": (2, 8, add_peers(to(2), to(3))),
+            "allreduce": (2, 8, {}),
+            "alltoall": (2, 32, {}),
+            "alltoallv": (2, 32, {i: 8 for i in range(n)}),
+            "alltoallw": (2, 32, {i: 8 for i in range(n)}),
+            "allgather": (2, 8, {}),
+            "allgatherv": (2, 8, {}),
+            "gather": (2, 4 if r == 1 else 8, add_peers(to(0), to(1))),
+            "gatherv": (2, 4 if r == 3 else 8, add_peers(to(2), to(3))),
+            "scatter": (2, 16 if r in (0, 1) else 0, add_peers(others(0), others(1))),
+            "scatterv": (2, 16 if r in (2, 3) else 0, add_peers(others(2), others(3))),
+            "reduce_scatter": (2, 32, {i: 8 for i in range(n)}),
+            "reduce_scatter_block": (2, 32, {}),
+            "scan": (2, 8, {}),
+            "exscan": (2, 8, {}),
+            "neighbor_allgather": (2, 8, {left: 8, right: 8}),
+            "neighbor_allgatherv": (2, 8, {left: 8, right: 8}),
+            "neighbor_alltoall": (2, 16, {left: 8, right: 8}),
+            "neighbor_alltoallv": (2, 16, {left: 8, right: 8}),
+            "neighbor_alltoallw": (2, 8 * len(out), {o: 8 for o in out}),
+        }
+        world.update({(r, t): v for t, v in rec.items()})
+    expect_records(prof, {(tuple(range(n)), ()): world})
 
 
 def check_monitoring(prof, folder):
@@ -513,8 +603,8 @@ def check_partial(folder, variant):
 
 def main():
     if len(sys.argv) < 3 or sys.argv[1] not in (
-            "pattern", "late", "fortran", "monitoring", "p2p", "coll", "intercomm", "rma",
-            "threads", "partial"):
+            "pattern", "late", "fortran", "fortran_calls", "monitoring", "p2p", "coll",
+            "intercomm", "rma", "threads", "partial"):
         print(__doc__)
         return 2
     prof = None if sys.argv[1] == "partial" else json.load(open(sys.argv[2]))
@@ -531,6 +621,8 @@ def main():
         check_late(prof)
     elif sys.argv[1] == "fortran":
         check_fortran(prof)
+    elif sys.argv[1] == "fortran_calls":
+        check_fortran_calls(prof, sys.argv[3])
     else:
         check_monitoring(prof, sys.argv[3])
     for f in failures:

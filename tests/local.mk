@@ -13,6 +13,7 @@ AM_TESTS_ENVIRONMENT = \
 	PATTERN='$(abs_top_builddir)/tests/mpi/pattern'; \
 	MPI_TESTS='$(abs_top_builddir)/tests/mpi'; export MPI_TESTS; \
 	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
+	CALLS_F='$(CALLS_F)'; CALLS_F08='$(CALLS_F08)'; export CALLS_F CALLS_F08; \
 	COMMPROF_RUN='$(abs_top_builddir)/scripts/commprof-run'; export COMMPROF_RUN; \
 	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
 	SCOTCH_GTST SCOTCH_GCV COMMPROF_LIB PATTERN;
@@ -60,21 +61,34 @@ EXTRA_DIST += tests/cli_commprof_run.sh
 TESTS += tests/cli_greedymap.sh
 EXTRA_DIST += tests/cli_greedymap.sh
 
-# libcommprof's Fortran wrappers: tests/mpi/pattern_f.F90 built by mpifort
-# with `use mpi` and with `use mpi_f08` when configure found a working one;
-# else PATTERN_F is empty and fortran_pattern.sh reports itself skipped.
+# libcommprof's Fortran wrappers: tests/mpi/pattern_f.F90 and calls_f.F90,
+# each built by mpifort with `use mpi` and with `use mpi_f08` (-DF08) when
+# configure found a working one; else the program variables are empty and
+# fortran_pattern.sh reports itself skipped.
+FORTRAN_PROGS = tests/mpi/pattern_f tests/mpi/pattern_f08 tests/mpi/calls_f tests/mpi/calls_f08
 if HAVE_MPIFORT
-check_SCRIPTS += tests/mpi/pattern_f tests/mpi/pattern_f08
+check_SCRIPTS += $(FORTRAN_PROGS)
 PATTERN_F = $(abs_top_builddir)/tests/mpi/pattern_f
 PATTERN_F08 = $(abs_top_builddir)/tests/mpi/pattern_f08
+CALLS_F = $(abs_top_builddir)/tests/mpi/calls_f
+CALLS_F08 = $(abs_top_builddir)/tests/mpi/calls_f08
 else
 PATTERN_F =
 PATTERN_F08 =
+CALLS_F =
+CALLS_F08 =
 endif
-tests/mpi/pattern_f: tests/mpi/pattern_f.F90
-	$(AM_V_GEN)$(MKDIR_P) tests/mpi && $(MPIFORT) -Wall -o $@ $(srcdir)/tests/mpi/pattern_f.F90
-tests/mpi/pattern_f08: tests/mpi/pattern_f.F90
-	$(AM_V_GEN)$(MKDIR_P) tests/mpi && $(MPIFORT) -Wall -DF08 -o $@ $(srcdir)/tests/mpi/pattern_f.F90
-CLEANFILES += tests/mpi/pattern_f tests/mpi/pattern_f08
+FORTRAN_INCLUDES = tests/mpi/fortran_mpi.h tests/mpi/fortran_need.h
+FORTRAN_BUILD = $(AM_V_GEN)$(MKDIR_P) tests/mpi && $(MPIFORT) -Wall -o $@
+tests/mpi/pattern_f: tests/mpi/pattern_f.F90 $(FORTRAN_INCLUDES)
+	$(FORTRAN_BUILD) $(srcdir)/tests/mpi/pattern_f.F90
+tests/mpi/pattern_f08: tests/mpi/pattern_f.F90 $(FORTRAN_INCLUDES)
+	$(FORTRAN_BUILD) -DF08 $(srcdir)/tests/mpi/pattern_f.F90
+tests/mpi/calls_f: tests/mpi/calls_f.F90 $(FORTRAN_INCLUDES)
+	$(FORTRAN_BUILD) $(srcdir)/tests/mpi/calls_f.F90
+tests/mpi/calls_f08: tests/mpi/calls_f.F90 $(FORTRAN_INCLUDES)
+	$(FORTRAN_BUILD) -DF08 $(srcdir)/tests/mpi/calls_f.F90
+CLEANFILES += $(FORTRAN_PROGS)
 TESTS += tests/fortran_pattern.sh
-EXTRA_DIST += tests/fortran_pattern.sh tests/mpi/pattern_f.F90
+EXTRA_DIST += tests/fortran_pattern.sh tests/mpi/pattern_f.F90 tests/mpi/calls_f.F90 \
+	$(FORTRAN_INCLUDES)

@@ -29,18 +29,9 @@
 ! With --plain, steps 4 and 6 are left out: Open MPI's pml monitoring
 ! (the independent reference) does not see persistent sends and knows
 ! nothing of MPI_Pcontrol.
+#include "fortran_mpi.h"
 program pattern_f
-#ifdef F08
-  use mpi_f08
-#define HANDLE(T) type(T)
-#define STATUS_DECL(x) type(MPI_Status) :: x
-#define FIELD(st, f) st%f
-#else
-  use mpi
-#define HANDLE(T) integer
-#define STATUS_DECL(x) integer :: x(MPI_STATUS_SIZE)
-#define FIELD(st, f) st(f)
-#endif
+  USE_MPI
   implicit none
   integer :: r, n, i, idx, cnt, cls, ierr, ierr2
   logical :: plain
@@ -186,14 +177,6 @@ program pattern_f
 
 contains
 
-  subroutine need(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    integer :: e
-    if (.not. ok) then
-      write (*, '(a,i0,a,a)') 'pattern_f: rank ', r, ': wrong ', what
-      call MPI_Abort(MPI_COMM_WORLD, 1, e)
-    end if
-  end subroutine need
+#include "fortran_need.h"
 
 end program pattern_f
