@@ -52,9 +52,9 @@ static const char configs_help[] =
     "one per line, numbered, each as a --config text for 'greedymap map'.\n"
     "\n" CMD_MACHINE_HELP;
 
-/* Write the mapping (and rankfile), then report on stdout and the metrics
- * on stderr.  When the rankfile cannot be written the mapping is removed
- * again, so a failure leaves neither.  Returns the exit code. */
+/* Write the mapping (and rankfile) together, then report on stdout and the
+ * metrics on stderr; a failure leaves both destinations as they were.
+ * Returns the exit code. */
 static int finish(const cmd_args *a, const tg_graph *g, const gm_machine *m,
                   const gm_place *map, const char *what)
 {
@@ -65,12 +65,8 @@ static int finish(const cmd_args *a, const tg_graph *g, const gm_machine *m,
     cli_done();
     if (rc)
         return cli_fail(&err);
-    if (gm_mapping_write(a->output, m, map, g->n, &err))
+    if (gm_mapping_write_files(m, map, g->n, a->output, a->rankfile, &err))
         return cli_fail(&err);
-    if (a->rankfile && gm_rankfile_write(a->rankfile, m, map, g->n, &err)) {
-        unlink(a->output);
-        return cli_fail(&err);
-    }
     printf("wrote %s%s%s: %d tasks on %d nodes, %s\n", a->output,
            a->rankfile ? " and " : "", a->rankfile ? a->rankfile : "", g->n,
            gm_machine_nodes(m), what);

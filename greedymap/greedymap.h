@@ -360,6 +360,12 @@ int gm_mapping_write(const char *path, const gm_machine *m,
 /* Write an Open MPI rankfile: "rank T=host slot=S" per task.  Atomic. */
 int gm_rankfile_write(const char *path, const gm_machine *m,
                       const gm_place *map, int n, tg_error *err);
+/* Write the mapping file and the rankfile (either path may be NULL) as one
+ * step: both are complete before either replaces its destination, so a
+ * failure (an unwritable folder, a full disk) leaves both untouched. */
+int gm_mapping_write_files(const gm_machine *m, const gm_place *map, int n,
+                           const char *mapping, const char *rankfile,
+                           tg_error *err);
 /* Read an Open MPI rankfile: lines "rank N=host slot=S" (blanks allowed
  * around '='), '#' comments; S is a slot number, or SOCKET:CORE (logical
  * indexes, the core counted inside its package, as Open MPI counts them)

@@ -491,33 +491,52 @@ int gm_scotch_map_read(const char *path, const gm_machine *m, int ntasks,
 }
 
 /* Check, then write one line per task with `fmt` ("%d %s %d\n"). */
-static int write_lines(const char *path, const gm_machine *m,
-                       const gm_place *map, int n, const char *header,
-                       const char *fmt, tg_error *err)
+static const char mapping_header[] = "# topomap mapping: task node slot\n";
+
+static void print_lines(FILE *fp, const gm_machine *m, const gm_place *map,
+                        int n, const char *header, const char *fmt)
+{
+    if (header)
+        fputs(header, fp);
+    for (int t = 0; t < n; t++)
+        fprintf(fp, fmt, t, m->host[map[t].node], map[t].slot);
+}
+
+int gm_mapping_write_files(const gm_machine *m, const gm_place *map, int n,
+                           const char *mapping, const char *rankfile,
+                           tg_error *err)
 {
     int rc = gm_mapping_check(m, map, n, err);
     if (rc)
         return rc;
-    tg_out o;
-    rc = tg_out_open(&o, path, err);
-    if (rc)
-        return rc;
-    if (header)
-        fputs(header, o.fp);
-    for (int t = 0; t < n; t++)
-        fprintf(o.fp, fmt, t, m->host[map[t].node], map[t].slot);
-    return tg_out_commit(&o, err);
+    const char *paths[2] = {mapping, rankfile};
+    const char *headers[2] = {mapping_header, NULL};
+    const char *fmts[2] = {"%d %s %d\n", "rank %d=%s slot=%d\n"};
+    tg_out o[2];
+    int k = 0;
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i])
+            continue;
+        rc = tg_out_open(&o[k], paths[i], err);
+        if (rc) {
+            while (k > 0)
+                tg_out_abort(&o[--k]);
+            return rc;
+        }
+        print_lines(o[k].fp, m, map, n, headers[i], fmts[i]);
+        k++;
+    }
+    return tg_out_commit_all(o, k, err);
 }
 
 int gm_mapping_write(const char *path, const gm_machine *m,
                      const gm_place *map, int n, tg_error *err)
 {
-    return write_lines(path, m, map, n, "# topomap mapping: task node slot\n",
-                       "%d %s %d\n", err);
+    return gm_mapping_write_files(m, map, n, path, NULL, err);
 }
 
 int gm_rankfile_write(const char *path, const gm_machine *m,
                       const gm_place *map, int n, tg_error *err)
 {
-    return write_lines(path, m, map, n, NULL, "rank %d=%s slot=%d\n", err);
+    return gm_mapping_write_files(m, map, n, NULL, path, err);
 }

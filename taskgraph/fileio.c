@@ -50,7 +50,9 @@ int tg_out_open(tg_out *o, const char *path, tg_error *err)
     return 0;
 }
 
-int tg_out_commit(tg_out *o, tg_error *err)
+/* Flush, check for write errors, fsync and close, keeping the temporary
+ * file; on failure it is removed. */
+static int out_close(tg_out *o, tg_error *err)
 {
     int bad = ferror(o->fp) != 0;
     int e = errno;
@@ -68,7 +70,18 @@ int tg_out_commit(tg_out *o, tg_error *err)
     }
     int rc = fclose(o->fp);
     o->fp = NULL;
-    if (rc != 0 || rename(o->tmp, o->path) != 0) {
+    if (rc != 0) {
+        tg_error_set(err, TG_EIO, o->path, 0, "write failed: %s",
+                     strerror(errno));
+        tg_out_abort(o);
+        return TG_EIO;
+    }
+    return 0;
+}
+
+static int out_rename(tg_out *o, tg_error *err)
+{
+    if (rename(o->tmp, o->path) != 0) {
         tg_error_set(err, TG_EIO, o->path, 0, "cannot write: %s",
                      strerror(errno));
         tg_out_abort(o);
@@ -77,6 +90,34 @@ int tg_out_commit(tg_out *o, tg_error *err)
     free(o->tmp);
     free(o->path);
     memset(o, 0, sizeof *o);
+    return 0;
+}
+
+int tg_out_commit(tg_out *o, tg_error *err)
+{
+    int rc = out_close(o, err);
+    return rc ? rc : out_rename(o, err);
+}
+
+int tg_out_commit_all(tg_out *o, int n, tg_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = out_close(&o[i], err);
+        if (rc) {
+            for (int j = 0; j < n; j++)
+                if (j != i)
+                    tg_out_abort(&o[j]);
+            return rc;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int rc = out_rename(&o[i], err);
+        if (rc) {
+            for (int j = i + 1; j < n; j++)
+                tg_out_abort(&o[j]);
+            return rc;
+        }
+    }
     return 0;
 }
 

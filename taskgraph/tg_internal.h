@@ -57,6 +57,12 @@ int tg_out_open(tg_out *o, const char *path, tg_error *err);
 /* Flush, check for write errors, fsync and rename.  On failure the
  * temporary file is removed and the destination is untouched. */
 int tg_out_commit(tg_out *o, tg_error *err);
+/* Commit n files together: every file is written out and synced before
+ * any is renamed, so a write error (a full disk) leaves all destinations
+ * untouched.  Only a failing rename, after the others, can leave some
+ * files renamed; all remaining temporaries are removed.  On failure every
+ * tg_out is finished (aborted or committed). */
+int tg_out_commit_all(tg_out *o, int n, tg_error *err);
 void tg_out_abort(tg_out *o);
 
 /* ---------------------------------------------------------- text reading */

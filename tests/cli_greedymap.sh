@@ -151,12 +151,16 @@ expect_fail 2 "greedymap baseline: missing arguments" $gm baseline block
 no_files
 
 # Failed writes leave nothing: too many tasks, an unwritable path, an
-# unwritable rankfile (the mapping written first is taken back).
+# unwritable rankfile (the mapping is not written either).
 expect_fail 1 "greedymap: $ring: 4 tasks, but the machine has only 2 slots" $gm map "$ring" --nodes 2 -o "$o/x.map"
 expect_fail 1 "greedymap: $ring: 4 tasks, but the machine has only 3 slots" $gm baseline block "$ring" --nodes 3 -o "$o/x.map"
 expect_fail 1 "greedymap: $work/nodir/x.map: cannot create" $gm map "$ring" --nodes 4 -o "$work/nodir/x.map"
 expect_fail 1 "greedymap: $work/nodir/x.rankfile: cannot create" $gm baseline cyclic "$ring" --nodes 4 -o "$o/x.map" --rankfile "$work/nodir/x.rankfile"
 no_files
+# An existing mapping file survives a failed rankfile unchanged.
+echo "old mapping" > "$work/keep.map"
+expect_fail 1 "greedymap: $work/nodir/x.rankfile: cannot create" $gm baseline cyclic "$ring" --nodes 4 -o "$work/keep.map" --rankfile "$work/nodir/x.rankfile"
+checks=$((checks + 1)); [ "$(cat "$work/keep.map")" = "old mapping" ] || fail "the existing mapping file was changed"
 
 # ------------------------------------------------ map, baseline, configs
 # A 27-point stencil of 4x4x4 tasks on torus:4x4x4, one slot per node.
