@@ -45,9 +45,62 @@ tests_test_hetero_search_CFLAGS = $(HT_TEST_CFLAGS)
 tests_test_hetero_search_LDADD = $(HT_TEST_LDADD)
 TESTS += tests/test_hetero_search
 
+check_PROGRAMS += tests/test_hetero_node
+tests_test_hetero_node_SOURCES = tests/test_hetero_node.c $(HT_FIXTURE)
+tests_test_hetero_node_CPPFLAGS = $(HT_TEST_CPPFLAGS)
+tests_test_hetero_node_CFLAGS = $(HT_TEST_CFLAGS)
+tests_test_hetero_node_LDADD = $(HT_TEST_LDADD)
+TESTS += tests/test_hetero_node
+
 check_PROGRAMS += tests/test_hetero_xml
 tests_test_hetero_xml_SOURCES = tests/test_hetero_xml.c $(HT_FIXTURE)
 tests_test_hetero_xml_CPPFLAGS = $(HT_TEST_CPPFLAGS)
 tests_test_hetero_xml_CFLAGS = $(HT_TEST_CFLAGS)
 tests_test_hetero_xml_LDADD = $(HT_TEST_LDADD)
 TESTS += tests/test_hetero_xml
+
+bin_PROGRAMS += hetero/topomap-exec
+hetero_topomap_exec_SOURCES = hetero/topomap-exec.c taskgraph/cli.c \
+	taskgraph/cli.h
+hetero_topomap_exec_CPPFLAGS = $(HT_CMD_CPPFLAGS)
+hetero_topomap_exec_CFLAGS = $(HT_CMD_CFLAGS)
+hetero_topomap_exec_LDADD = $(HT_CMD_LDADD)
+
+# topomap-exec under mpirun: a program that reports its own binding.
+check_PROGRAMS += tests/test_hetero_bindcheck
+tests_test_hetero_bindcheck_SOURCES = tests/test_hetero_bindcheck.c
+tests_test_hetero_bindcheck_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
+tests_test_hetero_bindcheck_LDADD = $(HWLOC_LIBS)
+
+AM_TESTS_ENVIRONMENT += \
+	TOPOMAP_PLACE='$(abs_top_builddir)/hetero/topomap-place'; \
+	TOPOMAP_EXEC='$(abs_top_builddir)/hetero/topomap-exec'; \
+	HT_BINDCHECK='$(abs_top_builddir)/tests/test_hetero_bindcheck'; \
+	MEMPROBE='$(abs_top_builddir)/hetero/memprobe'; \
+	export TOPOMAP_PLACE TOPOMAP_EXEC HT_BINDCHECK MEMPROBE;
+TESTS += tests/hetero_place.sh tests/hetero_exec.sh tests/hetero_memprobe.sh
+EXTRA_DIST += tests/hetero_place.sh tests/hetero_exec.sh \
+	tests/hetero_memprobe.sh
+
+# memprobe: the CPU part always; the CUDA part, compiled by nvcc, when
+# configure found CUDA.
+bin_PROGRAMS += hetero/memprobe
+hetero_memprobe_SOURCES = hetero/memprobe.c hetero/memprobe.h \
+	taskgraph/cli.c taskgraph/cli.h
+hetero_memprobe_CPPFLAGS = $(HT_CMD_CPPFLAGS)
+hetero_memprobe_CFLAGS = $(HT_CMD_CFLAGS)
+hetero_memprobe_LDADD = $(HT_CMD_LDADD) $(PTHREAD_LIBS)
+EXTRA_DIST += hetero/memprobe_cuda.cu
+if HAVE_CUDA
+HT_NVCCFLAGS = -O2 -Xcompiler -Wall -Xcompiler -Wextra
+# nvcc's kernel-launch stubs are C++.
+hetero_memprobe_LDADD += hetero/memprobe_cuda.$(OBJEXT) $(CUDA_LIBS) -lstdc++
+EXTRA_hetero_memprobe_DEPENDENCIES = hetero/memprobe_cuda.$(OBJEXT)
+CLEANFILES += hetero/memprobe_cuda.$(OBJEXT)
+hetero/memprobe_cuda.$(OBJEXT): $(srcdir)/hetero/memprobe_cuda.cu \
+		$(srcdir)/hetero/memprobe.h $(srcdir)/hetero/hetero.h
+	@$(MKDIR_P) hetero
+	$(AM_V_GEN)$(NVCC) $(HT_NVCCFLAGS) $(NVCCFLAGS) -I$(srcdir)/hetero \
+		-I$(srcdir)/taskgraph $(HWLOC_CFLAGS) -c -o $@ \
+		$(srcdir)/hetero/memprobe_cuda.cu
+endif

@@ -196,11 +196,11 @@ static void describe(const ht_node *n)
         const ht_gpu *g = &n->gpus[i];
         hwloc_bitmap_list_snprintf(cpus, sizeof cpus, g->cpuset);
         printf("gpu %d: %s %s, \"%s\", uuid %s, %.3f GiB (%s), package %d, "
-               "cpus %s, numa %u\n",
+               "cpus %s, numa %d\n",
                i, g->busid[0] ? g->busid : "-", g->name, g->model,
                g->uuid[0] ? g->uuid : "-", gib(g->memory),
                ht_source_name(g->memory_src), g->package, cpus,
-               g->numa >= 0 ? n->numa[g->numa].os_index : 0);
+               g->numa >= 0 ? (int)n->numa[g->numa].os_index : -1);
     }
     if (n->ncxl_devices)
         printf("cxl devices (not NUMA nodes): %d, %.3f GiB\n", n->ncxl_devices,

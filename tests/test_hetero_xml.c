@@ -104,8 +104,7 @@ START_TEST(test_memattrs)
         /* Only node 1 has a Bandwidth, 20, for initiator 0xff (it holds
          * the node's own CPUs); the "foobar" values are no bandwidth. */
         ck_assert(m->bandwidth == (i == 1 ? 20 : 0));
-        ck_assert_int_eq(m->bandwidth_src, i == 1 ? HT_SRC_HWLOC
-                                                  : HT_SRC_NONE);
+        ck_assert_int_eq(m->bandwidth_src, i == 1 ? HT_SRC_HWLOC : HT_SRC_NONE);
         ck_assert_int_eq(m->latency_src, HT_SRC_NONE);
         ck_assert_int_eq(m->package, -1);
     }

@@ -1,0 +1,279 @@
+/* topomap-exec.c: apply this rank's entry of a placement file, then exec
+ * the application: CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES, core and
+ * memory binding with hwloc, TOPOMAP_PROC_KIND and TOPOMAP_MEM_KIND.
+ *
+ *   mpirun --rankfile rf topomap-exec placement.json -- ./app args
+ *
+ * Anything that does not match (no entry for this host and local rank, a
+ * global rank that differs, cores, NUMA nodes or a GPU this machine does
+ * not have) is an error: the application never runs on a silent default. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+#include "hetero.h"
+
+static const char help[] =
+    "usage: topomap-exec [-v] [--dry-run] PLACEMENT -- PROGRAM [ARGS...]\n"
+    "\n"
+    "Find this process's entry in PLACEMENT (format topomap-placement) by\n"
+    "host name and local rank, apply it and exec PROGRAM:\n"
+    "  CUDA_DEVICE_ORDER=PCI_BUS_ID, CUDA_VISIBLE_DEVICES=the GPU (its UUID,\n"
+    "  else its index in PCI order; empty for a CPU rank), cores bound with\n"
+    "  hwloc, memory bound to the entry's NUMA nodes with its policy,\n"
+    "  TOPOMAP_PROC_KIND (cpu, gpu) and TOPOMAP_MEM_KIND (device, pinned,\n"
+    "  managed, dram, hbm, cxl, nvm).\n"
+    "The local rank comes from OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID,\n"
+    "PMI_LOCAL_RANK or FLUX_TASK_LOCAL_ID, the first one set; the global\n"
+    "rank, when OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK or\n"
+    "FLUX_TASK_RANK is set, must be the entry's.\n"
+    "\n"
+    "  -v, --verbose   say what is applied, on stderr\n"
+    "      --dry-run   print what would be applied and exit\n"
+    "  -h, --help, --version\n"
+    "Exit status: 1 for a placement that does not apply, 2 for bad usage,\n"
+    "126 or 127 when PROGRAM cannot be run.  man topomap-exec.\n";
+
+enum { OPT_DRY = 256, OPT_VERSION };
+
+static const struct option longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"verbose", no_argument, NULL, 'v'},
+    {"dry-run", no_argument, NULL, OPT_DRY},
+    {NULL, 0, NULL, 0}};
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "topomap-exec: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_EXIT_FAIL;
+}
+
+/* The first of `names` that is set, its name in *which; -1 when none is,
+ * -2 when it is not a number >= 0. */
+static long env_rank(const char *const *names, const char **which)
+{
+    for (; *names; names++) {
+        const char *v = getenv(*names);
+        if (!v)
+            continue;
+        *which = *names;
+        char *end;
+        errno = 0;
+        long x = strtol(v, &end, 10);
+        if (!*v || *end || errno || x < 0 || x > INT_MAX)
+            return -2;
+        return x;
+    }
+    return -1;
+}
+
+/* The entry of this process, or an error. */
+static int find_entry(const ht_placement *pl, const char *path,
+                      const ht_entry **out)
+{
+    static const char *const local_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK",
+                                             "SLURM_LOCALID", "PMI_LOCAL_RANK",
+                                             "FLUX_TASK_LOCAL_ID", NULL};
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK",
+                                            "SLURM_PROCID", "PMI_RANK",
+                                            "FLUX_TASK_RANK", NULL};
+    const char *var = NULL;
+    long local = env_rank(local_vars, &var);
+    if (local == -1)
+        return fail("cannot tell the local rank: none of "
+                    "OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, "
+                    "PMI_LOCAL_RANK, FLUX_TASK_LOCAL_ID is set (run under "
+                    "mpirun, srun or flux)");
+    if (local < 0)
+        return fail("%s='%s' is not a rank", var, getenv(var));
+    char host[HOST_NAME_MAX + 1];
+    if (gethostname(host, sizeof host) != 0)
+        return fail("cannot tell this host's name: %s", strerror(errno));
+    host[HOST_NAME_MAX] = '\0';
+    *out = ht_placement_find(pl, host, (int)local);
+    if (!*out) {
+        for (int i = 0; i < pl->n; i++)
+            if (ht_host_match(pl->entries[i].host, host))
+                return fail("%s: no entry for host %s local rank %ld", path,
+                            host, local);
+        return fail("%s: host %s is not in the placement (it was made for "
+                    "%s%s)",
+                    path, host, pl->n ? pl->entries[0].host : "no host",
+                    pl->n > 1 ? ", ..." : "");
+    }
+    long rank = env_rank(rank_vars, &var);
+    if (rank == -2)
+        return fail("%s='%s' is not a rank", var, getenv(var));
+    if (rank >= 0 && rank != (*out)->rank)
+        return fail("%s: this is rank %ld (%s), but the entry for host %s "
+                    "local rank %ld is rank %d",
+                    path, rank, var, host, local, (*out)->rank);
+    return 0;
+}
+
+/* "0000:34:00.0": fixed width, so strcmp sorts in bus order. */
+static void busid(hwloc_obj_t pci, char *buf, size_t size)
+{
+    const struct hwloc_pcidev_attr_s *a = &pci->attr->pcidev;
+    snprintf(buf, size, "%04x:%02x:%02x.%01x", a->domain, a->bus, a->dev,
+             a->func);
+}
+
+/* What CUDA_VISIBLE_DEVICES must say for a GPU entry: the UUID when the
+ * placement has one, else the GPU's index among this machine's NVIDIA GPUs
+ * in PCI bus order (the order CUDA_DEVICE_ORDER=PCI_BUS_ID gives). */
+static int gpu_visible(hwloc_topology_t t, const ht_entry *e, char *buf,
+                       size_t size)
+{
+    hwloc_obj_t dev = hwloc_get_pcidev_by_busidstring(t, e->gpu_busid);
+    if (!dev)
+        return fail("GPU %s is not on this machine", e->gpu_busid);
+    if (e->gpu_uuid[0]) {
+        snprintf(buf, size, "%s", e->gpu_uuid);
+        return 0;
+    }
+    char mine[32], other[32];
+    busid(dev, mine, sizeof mine);
+    int index = 0;
+    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_pcidev(t, o));) {
+        const struct hwloc_pcidev_attr_s *a = &o->attr->pcidev;
+        busid(o, other, sizeof other);
+        index += a->vendor_id == 0x10de && (a->class_id >> 8) == 0x03 &&
+                 strcmp(other, mine) < 0;
+    }
+    snprintf(buf, size, "%d", index);
+    return 0;
+}
+
+static int bind_memory(hwloc_topology_t t, const ht_entry *e)
+{
+    hwloc_membind_policy_t policy;
+    int flags = HWLOC_MEMBIND_BYNODESET;
+    switch (e->policy) {
+    case HT_POLICY_NONE:
+        return 0;
+    case HT_POLICY_BIND:
+        policy = HWLOC_MEMBIND_BIND;
+        flags |= HWLOC_MEMBIND_STRICT;
+        break;
+    case HT_POLICY_PREFERRED:
+        policy = HWLOC_MEMBIND_BIND; /* hwloc's non-strict bind */
+        break;
+    default:
+        policy = HWLOC_MEMBIND_INTERLEAVE;
+    }
+    if (hwloc_set_membind(t, e->nodes, policy, flags) != 0) {
+        char nodes[256];
+        hwloc_bitmap_list_snprintf(nodes, sizeof nodes, e->nodes);
+        return fail("cannot bind memory to NUMA nodes %s (%s): %s", nodes,
+                    ht_policy_name(e->policy), strerror(errno));
+    }
+    return 0;
+}
+
+/* Check the entry against this machine and apply it. */
+static int apply(const ht_entry *e, int dry, int verbose)
+{
+    ht_node *node;
+    tg_error err;
+    if (ht_node_load(NULL, &node, &err))
+        return cli_fail(&err);
+    hwloc_topology_t t = node->topo;
+    char cpus[1024], have[1024], nodes[256], visible[128] = "";
+    hwloc_bitmap_list_snprintf(cpus, sizeof cpus, e->cpus);
+    hwloc_bitmap_list_snprintf(nodes, sizeof nodes, e->nodes);
+    int rc = 0;
+    hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(t);
+    hwloc_const_bitmap_t allowed_nodes = hwloc_topology_get_allowed_nodeset(t);
+    if (!hwloc_bitmap_isincluded(e->cpus, allowed)) {
+        hwloc_bitmap_list_snprintf(have, sizeof have, allowed);
+        rc = fail("cores %s are not on this machine (it has %s)", cpus, have);
+    } else if (!hwloc_bitmap_isincluded(e->nodes, allowed_nodes)) {
+        hwloc_bitmap_list_snprintf(have, sizeof have, allowed_nodes);
+        rc = fail("NUMA nodes %s are not on this machine (it has %s)", nodes,
+                  have);
+    } else if (e->proc == HT_PROC_GPU) {
+        rc = gpu_visible(t, e, visible, sizeof visible);
+    }
+    if (!rc && (dry || verbose))
+        fprintf(dry ? stdout : stderr,
+                "rank %d: %s, cores %s, memory %s on NUMA nodes %s (%s), "
+                "CUDA_VISIBLE_DEVICES=%s\n",
+                e->rank, ht_proc_name(e->proc), cpus, ht_memkind_name(e->mem),
+                nodes[0] ? nodes : "-", ht_policy_name(e->policy), visible);
+    if (!rc && !dry) {
+        if (hwloc_set_cpubind(t, e->cpus, 0) != 0)
+            rc = fail("cannot bind to cores %s: %s", cpus, strerror(errno));
+        else
+            rc = bind_memory(t, e);
+    }
+    if (!rc && !dry &&
+        (setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1) ||
+         setenv("CUDA_VISIBLE_DEVICES", visible, 1) ||
+         setenv("TOPOMAP_PROC_KIND", ht_proc_name(e->proc), 1) ||
+         setenv("TOPOMAP_MEM_KIND", ht_memkind_name(e->mem), 1)))
+        rc = fail("cannot set the environment: %s", strerror(errno));
+    ht_node_free(node);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_name = "topomap-exec";
+    int c, dry = 0, verbose = 0;
+    while ((c = getopt_long(argc, argv, "+hv", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            fputs(help, stdout);
+            return 0;
+        case OPT_VERSION:
+            printf("topomap-exec (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+            return 0;
+        case 'v':
+            verbose = 1;
+            break;
+        case OPT_DRY:
+            dry = 1;
+            break;
+        default:
+            return cli_usage_error("unknown option");
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("no PLACEMENT file given");
+    const char *path = argv[optind++];
+    if (optind < argc && !strcmp(argv[optind], "--"))
+        optind++;
+    if (optind >= argc && !dry)
+        return cli_usage_error("no PROGRAM given (PLACEMENT -- PROGRAM ...)");
+    ht_placement *pl;
+    tg_error err;
+    if (ht_placement_read(path, &pl, &err))
+        return cli_fail(&err);
+    const ht_entry *e = NULL;
+    int rc = find_entry(pl, path, &e);
+    if (!rc)
+        rc = apply(e, dry, verbose);
+    ht_placement_free(pl);
+    if (rc || dry)
+        return rc;
+    execvp(argv[optind], argv + optind);
+    int code = errno == ENOENT ? 127 : 126;
+    fail("cannot run %s: %s", argv[optind], strerror(errno));
+    return code;
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# topomap-exec: under mpirun -np 2 it applies a placement that
+# topomap-place made for this host from hwloc (each launched process checks
+# its own cores, memory binding and variables with hwloc), also one with the
+# cores exchanged; it finds its entry through SLURM_LOCALID too; and it
+# refuses, with a clear message and no exec, placements that do not apply.
+. "$TOPOMAP_SRCDIR/tests/lib.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# The launcher variables of this shell must not leak into the checks.
+unset OMPI_COMM_WORLD_LOCAL_RANK OMPI_COMM_WORLD_RANK SLURM_LOCALID \
+  SLURM_PROCID PMI_LOCAL_RANK PMI_RANK FLUX_TASK_LOCAL_ID FLUX_TASK_RANK
+
+host=$(hostname)
+cores=$("$TOPOMAP_PLACE" --describe | sed -n 's/^cores: //p')
+if [ "${cores:-0}" -lt 2 ]; then
+  echo "this machine has fewer than 2 cores: skipped"; exit 77
+fi
+
+cat > "$work/in.json" <<EOF
+{"format": "topomap-hetero-input", "version": 1, "ranks": [
+ {"rank": 0, "host": "$host", "local_rank": 0, "compute": {"cpu": 1}},
+ {"rank": 1, "host": "$host", "local_rank": 1, "compute": {"cpu": 2},
+  "sends": [[0, 1048576]]}]}
+EOF
+expect_ok "$TOPOMAP_PLACE" "$work/in.json" -o "$work/pl.json"
+pl=$work/pl.json
+
+# A member of rank R's line of a placement file (one rank per line).
+member() { grep "\"rank\": $1," "$2" | sed -n "s/.*\"$3\": \"\([^\"]*\)\".*/\1/p"; }
+c0=$(member 0 "$pl" cores); c1=$(member 1 "$pl" cores)
+n0=$(member 0 "$pl" nodes); n1=$(member 1 "$pl" nodes)
+k0=$(member 0 "$pl" kind); k1=$(member 1 "$pl" kind)
+checks=$((checks + 1))
+[ -n "$c0" ] && [ -n "$c1" ] && [ "$c0" != "$c1" ] ||
+  fail "topomap-place gave the two ranks cores '$c0' and '$c1'"
+
+# Without Open MPI's own binding, so what the ranks see is topomap-exec's.
+launch() { mpirun -np 2 --bind-to none "$TOPOMAP_EXEC" "$1" -- "$HT_BINDCHECK"; }
+expect_ok launch "$pl"
+expect_output "rank=0 cpus=$c0 nodes=$n0 policy=bind proc=cpu mem=$k0 cvd= order=PCI_BUS_ID"
+expect_output "rank=1 cpus=$c1 nodes=$n1 policy=bind proc=cpu mem=$k1 cvd= order=PCI_BUS_ID"
+
+# The same with the cores exchanged.
+sed -e "/\"rank\": 0,/s/\"cores\": \"$c0\"/\"cores\": \"$c1\"/" \
+    -e "/\"rank\": 1,/s/\"cores\": \"$c1\"/\"cores\": \"$c0\"/" "$pl" > "$work/swap.json"
+expect_ok launch "$work/swap.json"
+expect_output "rank=0 cpus=$c1 nodes=$n0 policy=bind proc=cpu mem=$k0 cvd= order=PCI_BUS_ID"
+expect_output "rank=1 cpus=$c0 nodes=$n1 policy=bind proc=cpu mem=$k1 cvd= order=PCI_BUS_ID"
+
+# Slurm's variable, and a dry run.
+expect_ok env SLURM_LOCALID=1 SLURM_PROCID=1 "$TOPOMAP_EXEC" --dry-run "$pl"
+expect_output "rank 1: cpu, cores $c1, memory $k1 on NUMA nodes $n1 (bind), CUDA_VISIBLE_DEVICES="
+
+# Refusals: each exits 1 before running anything.
+as0() { env OMPI_COMM_WORLD_LOCAL_RANK=0 "$TOPOMAP_EXEC" "$@"; }
+expect_fail 1 "cannot tell the local rank" "$TOPOMAP_EXEC" "$pl" -- true
+expect_fail 1 "OMPI_COMM_WORLD_LOCAL_RANK='x' is not a rank" \
+  env OMPI_COMM_WORLD_LOCAL_RANK=x "$TOPOMAP_EXEC" "$pl" -- true
+expect_fail 1 "no entry for host $host local rank 2" \
+  env PMI_LOCAL_RANK=2 "$TOPOMAP_EXEC" "$pl" -- true
+expect_fail 1 "this is rank 1 (OMPI_COMM_WORLD_RANK), but the entry for host $host local rank 0 is rank 0" \
+  env OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_LOCAL_RANK=0 "$TOPOMAP_EXEC" "$pl" -- true
+sed "s/\"host\": \"$host\"/\"host\": \"nosuchhost\"/" "$pl" > "$work/host.json"
+expect_fail 1 "host $host is not in the placement (it was made for nosuchhost, ...)" \
+  as0 "$work/host.json" -- true
+sed "/\"rank\": 0,/s/\"cores\": \"$c0\"/\"cores\": \"4000-4001\"/" "$pl" > "$work/cores.json"
+expect_fail 1 "cores 4000-4001 are not on this machine" as0 "$work/cores.json" -- true
+sed "/\"rank\": 0,/s/\"nodes\": \"$n0\"/\"nodes\": \"63\"/" "$pl" > "$work/numa.json"
+expect_fail 1 "NUMA nodes 63 are not on this machine" as0 "$work/numa.json" -- true
+sed "/\"rank\": 0,/s/\"proc\": \"cpu\"/\"proc\": \"gpu\", \"gpu\": {\"busid\": \"0000:ee:1f.7\"}/" \
+  "$pl" > "$work/gpu.json"
+expect_fail 1 "GPU 0000:ee:1f.7 is not on this machine" as0 "$work/gpu.json" -- true
+# Broken files name file and line; the second rank's line is line 7.
+sed '3s/,$//' "$pl" > "$work/syntax.json"
+expect_fail 1 "$work/syntax.json:4:" as0 "$work/syntax.json" -- true
+sed "/\"rank\": 1,/s/\"cores\": \"$c1\"/\"cores\": \"1-x\"/" "$pl" > "$work/list.json"
+expect_fail 1 "$work/list.json:7: ranks[1]: \"cores\" must be a non-empty list" \
+  as0 "$work/list.json" -- true
+sed "/\"rank\": 1,/s/\"kind\": \"$k1\"/\"kind\": \"device\"/" "$pl" > "$work/kind.json"
+expect_fail 1 "ranks[1]: memory kind device is for GPU ranks" as0 "$work/kind.json" -- true
+expect_fail 127 "cannot run ./no-such-program" as0 "$pl" -- ./no-such-program
+expect_fail 2 "no PROGRAM given" as0 "$pl" --
+expect_ok "$TOPOMAP_EXEC" --help
+expect_output "usage: topomap-exec [-v] [--dry-run] PLACEMENT -- PROGRAM [ARGS...]"
+finish

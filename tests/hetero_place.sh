@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# topomap-place: the node description, a placement on a synthetic node
+# checked line by line, every method, the errors; on the DGX-2 of
+# ../shared/hwloc-xml (when present) GPU ranks with their GPUs' UUIDs.
+. "$TOPOMAP_SRCDIR/tests/lib.sh"
+syn="pack:2 numa:1 core:2 pu:1"
+
+expect_ok "$TOPOMAP_PLACE" --describe -t "$syn"
+expect_output "packages: 2"
+expect_output "cores: 4"
+expect_output "numa 1: dram, 1.000 GiB, package 1, cpus 2-3, bandwidth 0 MiB/s (none), latency 0 ns (none)"
+
+# Ranks 0 and 1 on host a exchange 8000 MiB each way: 16000 MiB through
+# shared memory at 8000 MiB/s, 2 s each; rank 2 is alone on host b.
+cat > "$work/in.json" <<JSON
+{"format": "topomap-hetero-input", "version": 1, "ranks": [
+ {"rank": 0, "host": "a", "local_rank": 0, "compute": {"cpu": 2},
+  "sends": [[1, 8388608000]]},
+ {"rank": 1, "host": "a", "local_rank": 1, "compute": {"cpu": 1},
+  "sends": [[0, 8388608000]]},
+ {"rank": 2, "host": "b", "local_rank": 0, "compute": {"cpu": 3}}]}
+JSON
+expect_ok "$TOPOMAP_PLACE" "$work/in.json" -t "$syn" -o "$work/pl.json"
+expect_output "gpu-first 4 10"
+expect_output "all-cpu 4 10"
+expect_output "ccd 4 10 chosen"
+expect_output "1 a 1 cpu - dram 1 2 1 2"
+cp "$work/pl.json" "$work/out"
+expect_output '  "predicted": {"makespan_s": 4, "sum_s": 10},'
+expect_output '    {"host": "a", "local_rank": 0, "rank": 0, "proc": "cpu", "cores": "0", "memory": {"policy": "bind", "nodes": "0", "kind": "dram"}},'
+expect_output '    {"host": "a", "local_rank": 1, "rank": 1, "proc": "cpu", "cores": "2", "memory": {"policy": "bind", "nodes": "1", "kind": "dram"}},'
+expect_output '    {"host": "b", "local_rank": 0, "rank": 2, "proc": "cpu", "cores": "0", "memory": {"policy": "bind", "nodes": "0", "kind": "dram"}}'
+for m in gpu-first all-cpu exhaustive; do
+  expect_ok "$TOPOMAP_PLACE" "$work/in.json" -t "$syn" -m $m
+  expect_output "$m 4 10 chosen"
+done
+
+# Errors: usage (2), data (1); nothing is written.
+expect_fail 2 "one INPUT file is needed" "$TOPOMAP_PLACE" -t "$syn"
+expect_fail 2 "unknown method 'best'" "$TOPOMAP_PLACE" "$work/in.json" -m best
+expect_fail 2 "--ranks-per-gpu wants an integer" "$TOPOMAP_PLACE" "$work/in.json" --ranks-per-gpu 0
+sed 's/"local_rank": 1,/"local_rank": 0,/' "$work/in.json" > "$work/dup.json"
+expect_fail 1 "dup.json:4: ranks[1]: host a local rank 0 is also rank 0" \
+  "$TOPOMAP_PLACE" "$work/dup.json" -t "$syn" -o "$work/none.json"
+expect_no_file "$work/none.json"
+expect_fail 1 "rank 0 fits nowhere: a: ranks would need 4 cores of a set of 2" \
+  "$TOPOMAP_PLACE" "$work/in.json" -t "$syn" --cores-per-rank 4 -o "$work/none.json"
+expect_no_file "$work/none.json"
+expect_fail 1 "cannot create" "$TOPOMAP_PLACE" "$work/in.json" -t "$syn" -o "$work/no/such/dir.json"
+echo '{"format": "topomap-memcal", "version": 1, "numa": [{"os_index": 5, "bandwidth_mib_s": 1}]}' > "$work/cal.json"
+expect_fail 1 "calibrated NUMA node 5 is not on this node" \
+  "$TOPOMAP_PLACE" --describe -t "$syn" -c "$work/cal.json"
+expect_ok "$TOPOMAP_PLACE" --help
+expect_output "usage: topomap-place INPUT [-o PLACEMENT] [options]"
+
+# Four ranks ten times faster on a GPU, on the DGX-2: each on a GPU, with
+# the cores of its package (two per package in this file).
+dgx=$TOPOMAP_SHARED/hwloc-xml/nvidiaDGX2.xml
+if [ -f "$dgx" ]; then
+  {
+    echo '{"format": "topomap-hetero-input", "version": 1, "ranks": ['
+    for r in 0 1 2 3; do
+      echo " {\"rank\": $r, \"host\": \"dgx\", \"local_rank\": $r, \"compute\": {\"cpu\": 10, \"gpu\": 1}}$([ $r -lt 3 ] && echo ,)"
+    done
+    echo ']}'
+  } > "$work/dgx.json"
+  expect_ok "$TOPOMAP_PLACE" "$work/dgx.json" -t "$dgx" -o "$work/dgx-pl.json"
+  expect_output "ccd 1 4 chosen"
+  cp "$work/dgx-pl.json" "$work/out"
+  checks=$((checks + 1))
+  [ "$(grep -c '"proc": "gpu", "gpu": {"busid": "0000:[0-9a-f:.]*", "uuid": "GPU-' "$work/out")" -eq 4 ] ||
+    fail "four GPU ranks with bus id and UUID expected"
+  checks=$((checks + 1))
+  [ "$(grep -c '"cores": "0"\|"cores": "1"' "$work/out")" -eq 2 ] &&
+    [ "$(grep -c '"cores": "24"\|"cores": "25"' "$work/out")" -eq 2 ] ||
+    fail "two ranks per package expected"
+fi
+finish
