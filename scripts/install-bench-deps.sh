@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Install the Debian packages that bench/commprof.sh needs beyond install-deps.sh:
-# LAMMPS and its examples (the melt input). Installs only what is missing.
+# LAMMPS and its examples (the melt input), and matplotlib for topomap-plot
+# (bench/lammps_build.sh). Installs only what is missing.
 set -euo pipefail
 
 case "${1:-}" in
-  -h|--help) sed -n '2,3s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,4s/^# \{0,1\}//p' "$0"; exit 0 ;;
   "") ;;
   *) echo "install-bench-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 esac
 
 # Kept out of install-deps.sh so that CI, which never runs the benchmarks,
 # does not pull LAMMPS in.
-PACKAGES=(lammps lammps-examples)
+PACKAGES=(lammps lammps-examples python3-matplotlib)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -12,3 +12,7 @@ scripts/commprof-run: $(srcdir)/scripts/commprof-run.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
 	sed -e 's|@libdir[@]|$(libdir)|g' $(srcdir)/scripts/commprof-run.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
+
+# topomap-plot: pictures (python3 + python3-matplotlib); installed as is.
+bin_SCRIPTS += scripts/topomap-plot
+EXTRA_DIST += scripts/topomap-plot

@@ -55,5 +55,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_info_profile(const char *path);
+/* taskgraph build (cmd_build.c). */
+int cmd_build(int argc, char **argv);
 
 #endif

@@ -22,6 +22,8 @@ static const char main_help[] =
     "  info PROFILE             a profile's ranks, hosts and per-type table\n"
     "  matrix PROFILE --type T  a profile's matrix of one type, per pair\n"
     "  merge PARTIAL... -o OUT  merge per-rank partial profiles\n"
+    "  build PROFILE -o DIR     critical types, their graphs, Sum and\n"
+    "                           Weighted-sum, and a summary\n"
     "\n"
     "Formats, by extension: .tg.json (native), .graph/.metis (METIS),\n"
     ".grf/.src (Scotch), .mtx/.mm (Matrix Market, read only).\n"
@@ -288,7 +290,8 @@ int main(int argc, char **argv)
     static const cli_command commands[] = {
         {"gen", cmd_gen},         {"convert", cmd_convert},
         {"info", cmd_info},       {"combine", cmd_combine},
-        {"matrix", cmd_matrix},   {"merge", cmd_merge}};
+        {"matrix", cmd_matrix},   {"merge", cmd_merge},
+        {"build", cmd_build}};
     return cli_main("taskgraph", main_help, commands,
                     sizeof commands / sizeof commands[0], argc, argv);
 }

@@ -420,6 +420,101 @@ int tg_profile_merge_finish(tg_profile_merge *m, tg_profile **out,
                             tg_error *err);
 void tg_profile_merge_free(tg_profile_merge *m);
 
+/* ----------------------------------------------------------------- build */
+
+/* `taskgraph build` (papers/001, 4.1.1): from a profile, the time of each
+ * type, the large collectives left out, the critical types C*, a task
+ * graph per critical type (cg_t), and their Sum and Weighted-sum.  How
+ * each type becomes edges is in taskgraph(1). */
+
+/* The model of the allreduce family (Allreduce, Reduce_scatter,
+ * Reduce_scatter_block, Scan, Exscan). */
+typedef enum tg_coll_model {
+    TG_MODEL_AUTO = 0,           /* per communicator and message size,
+                                  * what Open MPI 4.1's coll/tuned runs */
+    TG_MODEL_RING,
+    TG_MODEL_RECURSIVE_DOUBLING,
+    TG_MODEL_RABENSEIFNER,
+    TG_MODEL_CLIQUE
+} tg_coll_model;
+
+/* "auto", "ring", "recursive-doubling", "rabenseifner", "clique". */
+const char *tg_coll_model_name(tg_coll_model m);
+/* The model called `name`; -1 when there is none. */
+int tg_coll_model_from_name(const char *name);
+
+typedef struct tg_build_options {
+    double large;     /* a collective on a communicator of at least
+                       * large x world size ranks is left out (0.5) */
+    double coverage;  /* C* covers this share of the time left (0.85) */
+    double min_share; /* a type under this share of the time left is
+                       * never critical (0.05) */
+    tg_coll_model allreduce_model; /* TG_MODEL_AUTO */
+} tg_build_options;
+
+/* The defaults above. */
+void tg_build_options_init(tg_build_options *o);
+
+/* Why a type's time is (partly) left out. */
+typedef enum tg_build_filter {
+    TG_BUILD_KEPT = 0, /* nothing left out */
+    TG_BUILD_PARTLY,   /* some of its collectives ran on large communicators */
+    TG_BUILD_LARGE,    /* all of them did */
+    TG_BUILD_NO_DATA   /* what is left moves no bytes (a barrier) */
+} tg_build_filter;
+
+/* "no", "partly", "large", "no bytes". */
+const char *tg_build_filter_name(tg_build_filter f);
+
+typedef struct tg_build_type {
+    char *name;
+    uint64_t ns, calls, bytes; /* as tg_profile_stats counts them */
+    double share;              /* ns / the ns of all types */
+    int nsizes;                /* distinct communicator sizes, ascending */
+    int *sizes;
+    tg_build_filter filter;
+    uint64_t kept_ns;          /* ns less what ran on large communicators;
+                                * 0 for TG_BUILD_LARGE and NO_DATA */
+    double kept_share;         /* kept_ns / the kept_ns of all types */
+    unsigned models;           /* allreduce family: bit m set when model m
+                                * made some of its edges */
+    int critical;              /* in C* */
+    double factor;             /* its Weighted-sum factor (0 if not in C*) */
+    tg_graph *graph;           /* its edges (what was kept); NULL when none */
+} tg_build_type;
+
+typedef struct tg_build {
+    int world_size;
+    tg_build_options options;
+    uint64_t total_ns, kept_ns; /* all types; what is left after filtering */
+    int ntypes;                 /* the types used (calls or time), longest
+                                 * first, then in the profile's order */
+    tg_build_type *types;
+    int ncritical;              /* C*, heaviest first: indices into types */
+    int *critical;
+    double covered;             /* their kept_ns / kept_ns */
+    tg_graph *sum, *wsum;       /* Sum and Weighted-sum of C*, with the
+                                 * cg_t graphs as layers */
+} tg_build;
+
+/* Everything `taskgraph build` computes.  Fails (TG_EINVAL) when no type
+ * is critical: every type filtered, no time recorded, or min_share above
+ * every type's share. */
+int tg_build_run(const tg_profile *p, const tg_build_options *o,
+                 tg_build **out, tg_error *err);
+void tg_build_free(tg_build *b);
+
+/* Write DIR/TYPE.tg.json per critical type, DIR/sum.tg.json,
+ * DIR/wsum.tg.json, for each format in `formats` (TG_FORMAT_METIS,
+ * TG_FORMAT_SCOTCH; nformats may be 0) the same graphs in it, and
+ * DIR/summary.json ("topomap-build-summary", topomap-formats(5)), naming
+ * `profile` as their source.  All or nothing: the files are written into
+ * a hidden folder beside DIR, which then becomes DIR.  DIR may not exist,
+ * be empty, or hold a previous build (only files a build writes), which
+ * is replaced; anything else is refused. */
+int tg_build_write(const tg_build *b, const char *dir, const char *profile,
+                   const tg_format *formats, int nformats, tg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@ AM_TESTS_ENVIRONMENT = \
 	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
 	CALLS_F='$(CALLS_F)'; CALLS_F08='$(CALLS_F08)'; export CALLS_F CALLS_F08; \
 	COMMPROF_RUN='$(abs_top_builddir)/scripts/commprof-run'; export COMMPROF_RUN; \
+	EXAMPLES='$(abs_top_builddir)/examples'; export EXAMPLES; \
 	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
 	SCOTCH_GTST SCOTCH_GCV COMMPROF_LIB PATTERN;
 
@@ -48,6 +49,19 @@ tests_test_profile_SOURCES = tests/test_profile.c
 tests_test_profile_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_profile_LDADD = $(TG_TEST_LDADD)
 TESTS += tests/test_profile tests/cli_profile.sh
+
+# taskgraph build (taskgraph/build*.c, collmodel*.c, cmd_build.c): the
+# models and the build on hand-written profiles, the command, and
+# examples/qboxlike profiled at 16 ranks and built.
+check_PROGRAMS += tests/test_build
+tests_test_build_SOURCES = tests/test_build.c
+tests_test_build_CFLAGS = $(TG_TEST_CFLAGS) $(JANSSON_CFLAGS)
+tests_test_build_LDADD = $(TG_TEST_LDADD) $(JANSSON_LIBS) -lm
+TESTS += tests/test_build tests/cli_build.sh tests/build_mpi.sh
+EXTRA_DIST += tests/cli_build.sh tests/build_mpi.sh \
+	tests/data/build_p2p.json tests/data/build_qbox.json \
+	tests/data/build_minshare.json tests/data/build_coll4.json \
+	tests/data/build_coll8.json
 EXTRA_DIST += tests/cli_profile.sh tests/data/profile_4.json \
 	tests/data/profile_4.json.rank0 tests/data/profile_4.json.rank1 \
 	tests/data/profile_4.json.rank2 tests/data/profile_4.json.rank3 \
@@ -92,3 +106,8 @@ CLEANFILES += $(FORTRAN_PROGS)
 TESTS += tests/fortran_pattern.sh
 EXTRA_DIST += tests/fortran_pattern.sh tests/mpi/pattern_f.F90 tests/mpi/calls_f.F90 \
 	$(FORTRAN_INCLUDES)
+
+# The example applications (examples/): their profiles and checksums
+# against tests/examples_check.py.
+TESTS += tests/examples_mpi.sh
+EXTRA_DIST += tests/examples_mpi.sh tests/examples_check.py
