@@ -280,7 +280,9 @@ int ht_gpu_first(const ht_problem *p, int *choice, tg_error *err);
 /* The same with every rank that has a CPU variant on CPU cores. */
 int ht_all_cpu(const ht_problem *p, int *choice, tg_error *err);
 /* Constrained coordinate-wise descent (papers/000) from ht_gpu_first,
- * and again from ht_all_cpu; the better result.  stats may be NULL. */
+ * then moves of two and three ranks and ejection chains until nothing
+ * improves, then par->restarts random kicks (seeded by par->seed); all of
+ * it again from ht_all_cpu, and the better result.  stats may be NULL. */
 int ht_search(const ht_problem *p, int *choice, ht_cost *cost,
               ht_search_stats *stats, tg_error *err);
 /* The optimum by enumeration, for at most HT_EXHAUSTIVE_MAX ranks. */
@@ -334,8 +336,8 @@ const ht_entry *ht_placement_find(const ht_placement *pl, const char *host,
 /* 1 when two host names denote the same host by the rule above. */
 int ht_host_match(const char *a, const char *b);
 
-/* Parse a list "0-3,8" of non-negative integers (no blanks) into b;
- * -1 when malformed or empty. */
+/* Parse a list "0-3,8" of non-negative integers (no blanks) into b; ""
+ * is the empty set.  -1 when malformed. */
 int ht_list_parse(hwloc_bitmap_t b, const char *text);
 
 #ifdef __cplusplus

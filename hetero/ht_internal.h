@@ -168,6 +168,10 @@ typedef struct ht_state {
     int *uf;              /* union-find over the constraint graph */
     int *mstart, *member; /* its components (CSR over roots) */
     int *mark, stamp;
+    double *tree;         /* max tree over the ranks' times */
+    int leaves;           /* its leaves: a power of two >= n */
+    int *aff, naff;       /* ranks the last move touched */
+    double *was;          /* their times before it */
     ht_move *moves;       /* [n] the move being tried */
     int *cand;            /* [nchoices] */
     int *edge_a, *edge_b; /* constraint graph, lightest edge first */
@@ -188,8 +192,7 @@ int ht_state_test(ht_state *s, int k);
 void ht_state_reset(ht_state *s, const int *choice);
 
 /* Neighbourhoods (moves.c); each returns 1 when it improved. */
-int ht_swap_pass(ht_state *s);
-int ht_pair_pass(ht_state *s);
+int ht_two_rank_pass(ht_state *s, int all);
 int ht_rotate_pass(ht_state *s);
 int ht_chain_pass(ht_state *s);
 /* Move a few ranks of one node, drawn at random, to random choices that

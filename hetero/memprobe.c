@@ -61,7 +61,7 @@ typedef struct opts {
     int repeats, threads, gpu, quiet;
 } opts;
 
-static double now(void)
+double mp_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -93,7 +93,7 @@ static void timed(stream *s, int id, double *best, int kernel, size_t lo,
 {
     for (int k = 0; k < s->repeats; k++) {
         pthread_barrier_wait(&s->barrier);
-        double t0 = now();
+        double t0 = mp_now();
         if (kernel == 0)
             for (size_t i = lo; i < hi; i++)
                 s->c[i] = s->a[i];
@@ -101,7 +101,7 @@ static void timed(stream *s, int id, double *best, int kernel, size_t lo,
             for (size_t i = lo; i < hi; i++)
                 s->a[i] = s->b[i] + 3.0 * s->c[i];
         pthread_barrier_wait(&s->barrier);
-        double t = now() - t0;
+        double t = mp_now() - t0;
         if (id == 0 && (*best == 0 || t < *best))
             *best = t;
     }
@@ -182,10 +182,10 @@ static double chase(hwloc_topology_t t, void *buf, uint64_t bytes,
     size_t at = 0, steps = 4 * lines;
     for (size_t i = 0; i < lines; i++) /* warm the TLB and the cycle */
         at = next[at];
-    double t0 = now();
+    double t0 = mp_now();
     for (size_t i = 0; i < steps; i++)
         at = next[at];
-    double dt = now() - t0;
+    double dt = mp_now() - t0;
     volatile size_t sink = at; /* the chain's result is used */
     (void)sink;
     return 1e9 * dt / (double)steps;

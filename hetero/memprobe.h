@@ -12,6 +12,9 @@
 extern "C" {
 #endif
 
+/* Seconds on the monotonic clock (memprobe.c). */
+double mp_now(void);
+
 /* Measure every CUDA device into out[0..*n) (at most max): its bus id,
  * UUID, model and memory; kernel bandwidth to device, pinned (zero-copy)
  * and managed memory; copy bandwidth both ways and latency, pageable and

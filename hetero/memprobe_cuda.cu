@@ -7,7 +7,6 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "memprobe.h"
 
@@ -41,6 +40,18 @@ typedef struct timer {
     cudaEvent_t start, stop;
 } timer;
 
+/* End a timed run begun with an event on t->start; keep the best. */
+static int lap(timer *t, double *best, char *why, size_t whysize)
+{
+    CHECK(cudaEventRecord(t->stop));
+    CHECK(cudaEventSynchronize(t->stop));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, t->start, t->stop));
+    if (*best == 0 || ms / 1e3 < *best)
+        *best = ms / 1e3;
+    return 0;
+}
+
 /* Best seconds of `repeats` copy kernels from a to b (n doubles); with
  * `host_first`, the source pages are sent back to the host before each
  * run (managed memory). */
@@ -55,12 +66,8 @@ static int time_kernel(const double *a, double *b, size_t n, int repeats,
         CHECK(cudaEventRecord(t->start));
         copy_kernel<<<blocks, 256>>>(a, b, n);
         CHECK(cudaGetLastError());
-        CHECK(cudaEventRecord(t->stop));
-        CHECK(cudaEventSynchronize(t->stop));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, t->start, t->stop));
-        if (*best == 0 || ms / 1e3 < *best)
-            *best = ms / 1e3;
+        if (lap(t, best, why, whysize))
+            return -1;
     }
     return 0;
 }
@@ -74,21 +81,10 @@ static int time_copy(void *dst, const void *src, size_t bytes,
     for (int k = 0; k < repeats; k++) {
         CHECK(cudaEventRecord(t->start));
         CHECK(cudaMemcpy(dst, src, bytes, kind));
-        CHECK(cudaEventRecord(t->stop));
-        CHECK(cudaEventSynchronize(t->stop));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, t->start, t->stop));
-        if (*best == 0 || ms / 1e3 < *best)
-            *best = ms / 1e3;
+        if (lap(t, best, why, whysize))
+            return -1;
     }
     return 0;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Mean nanoseconds of a host-to-device copy of 8 bytes, as the host waits
@@ -97,10 +93,10 @@ static int latency(void *dev, const void *host, double *ns, char *why,
                    size_t whysize)
 {
     CHECK(cudaMemcpy(dev, host, 8, cudaMemcpyHostToDevice)); /* warm */
-    double t0 = now();
+    double t0 = mp_now();
     for (int k = 0; k < LATENCY_COPIES; k++)
         CHECK(cudaMemcpy(dev, host, 8, cudaMemcpyHostToDevice));
-    *ns = 1e9 * (now() - t0) / LATENCY_COPIES;
+    *ns = 1e9 * (mp_now() - t0) / LATENCY_COPIES;
     return 0;
 }
 

@@ -1,36 +1,28 @@
 /* moves.c: the neighbourhoods a search explores beyond papers/000's
  * one-rank moves, each within one node: exchanging the choices of two
- * ranks; any joint change of two ranks; rotating the choices of three;
+ * ranks, or any joint change of two; rotating the choices of three;
  * ejection chains that free a full resource for the slowest rank; and the
  * random kicks that restart a descent. */
 #include <stdlib.h>
 
 #include "ht_internal.h"
 
-/* Exchange the choices of two ranks of one node. */
-int ht_swap_pass(ht_state *s)
+/* Try ranks r and q at choices a and b together. */
+static int try_two(ht_state *s, int r, int a, int q, int b)
 {
     const ht_problem *p = s->p;
-    int improved = 0;
-    for (int i = 0; i < p->n; i++) {
-        int r = s->order[i], h = p->host[r];
-        for (int j = s->hstart[h]; j < s->hstart[h + 1]; j++) {
-            int q = s->hrank[j];
-            int a = s->choice[r], b = s->choice[q];
-            if (s->pos[q] <= i || a == b || !ht_problem_allows(p, r, b) ||
-                !ht_problem_allows(p, q, a))
-                continue;
-            s->moves[0] = (ht_move){r, a, b, b, -1};
-            s->moves[1] = (ht_move){q, b, a, a, -1};
-            improved |= ht_state_test(s, 2);
-        }
-    }
-    return improved;
+    int ca = s->choice[r], cb = s->choice[q];
+    if ((a == ca && b == cb) || !ht_problem_allows(p, r, a) ||
+        !ht_problem_allows(p, q, b))
+        return 0;
+    s->moves[0] = (ht_move){r, ca, a, a, -1};
+    s->moves[1] = (ht_move){q, cb, b, b, -1};
+    return ht_state_test(s, 2);
 }
 
-/* Any joint change of two ranks of one node (swaps included), where a
- * pass stays within PAIR_BUDGET candidates; else swaps only. */
-int ht_pair_pass(ht_state *s)
+/* Over every pair of ranks of one node: with `all`, any joint change of
+ * the two; else the exchange of their choices. */
+int ht_two_rank_pass(ht_state *s, int all)
 {
     const ht_problem *p = s->p;
     int improved = 0;
@@ -40,16 +32,13 @@ int ht_pair_pass(ht_state *s)
             int q = s->hrank[j];
             if (s->pos[q] <= i)
                 continue;
+            if (!all) {
+                improved |= try_two(s, r, s->choice[q], q, s->choice[r]);
+                continue;
+            }
             for (int a = 0; a < p->nchoices; a++)
-                for (int b = 0; b < p->nchoices; b++) {
-                    int ca = s->choice[r], cb = s->choice[q];
-                    if ((a == ca && b == cb) || !ht_problem_allows(p, r, a) ||
-                        !ht_problem_allows(p, q, b))
-                        continue;
-                    s->moves[0] = (ht_move){r, ca, a, a, -1};
-                    s->moves[1] = (ht_move){q, cb, b, b, -1};
-                    improved |= ht_state_test(s, 2);
-                }
+                for (int b = 0; b < p->nchoices; b++)
+                    improved |= try_two(s, r, a, q, b);
         }
     }
     return improved;

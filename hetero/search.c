@@ -97,9 +97,9 @@ static void polish(ht_state *s, int pairs, ht_search_stats *st)
 {
     for (int k = 0; k < POLISH_MAX; k++) {
         st->polish_passes++;
-        int improved =
-            pairs ? ht_pair_pass(s) | ht_chain_pass(s) | ht_rotate_pass(s)
-                  : ht_swap_pass(s);
+        int improved = pairs ? ht_two_rank_pass(s, 1) | ht_chain_pass(s) |
+                                   ht_rotate_pass(s)
+                             : ht_two_rank_pass(s, 0);
         improved |= cd_pass(s, 0);
         if (!improved)
             break;

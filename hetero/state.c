@@ -12,37 +12,54 @@ static double comp_of(const ht_state *s, int r, int c)
     return s->p->comp[(size_t)r * (size_t)s->p->nchoices + (size_t)c];
 }
 
+/* The slowest rank is kept in a max tree over the ranks' times (leaves
+ * at tree[leaves + r]), so that a move costs O(touched ranks x log n)
+ * rather than a pass over all ranks. */
+static void set_time(ht_state *s, int r)
+{
+    size_t i = (size_t)s->leaves + (size_t)r;
+    s->tree[i] = s->comp[r] + s->comm[r];
+    for (i >>= 1; i; i >>= 1)
+        s->tree[i] = fmax(s->tree[2 * i], s->tree[2 * i + 1]);
+}
+
 /* Recompute the compute time of the moved ranks and the communication
  * time of them and their peers, from scratch (so the figures equal
- * ht_evaluate's for the same placement). */
+ * ht_evaluate's for the same placement); the touched ranks and their
+ * times before go to aff[] and was[]. */
 static void refresh(ht_state *s, int k)
 {
     const ht_problem *p = s->p;
     s->stamp++;
+    s->naff = 0;
+    for (int i = 0; i < k; i++) {
+        int r = s->moves[i].rank;
+        for (int64_t e = p->xadj[r] - 1; e < p->xadj[r + 1]; e++) {
+            int q = e < p->xadj[r] ? r : p->adj[e];
+            if (s->mark[q] == s->stamp)
+                continue;
+            s->mark[q] = s->stamp;
+            s->aff[s->naff] = q;
+            s->was[s->naff++] = s->tree[(size_t)s->leaves + (size_t)q];
+        }
+    }
     for (int i = 0; i < k; i++) {
         int r = s->moves[i].rank;
         s->comp[r] = comp_of(s, r, s->choice[r]);
-        if (s->mark[r] != s->stamp) {
-            s->mark[r] = s->stamp;
-            s->comm[r] = ht_comm_time(p, s->choice, r);
-        }
-        for (int64_t e = p->xadj[r]; e < p->xadj[r + 1]; e++) {
-            int q = p->adj[e];
-            if (s->mark[q] != s->stamp) {
-                s->mark[q] = s->stamp;
-                s->comm[q] = ht_comm_time(p, s->choice, q);
-            }
-        }
+    }
+    for (int i = 0; i < s->naff; i++) {
+        int q = s->aff[i];
+        s->comm[q] = ht_comm_time(p, s->choice, q);
+        set_time(s, q);
     }
 }
 
+/* The objective, exactly as ht_evaluate sums it (rank order). */
 static ht_cost total(const ht_state *s)
 {
-    ht_cost c = {0, 0};
-    for (int r = 0; r < s->p->n; r++) {
-        c.makespan = fmax(c.makespan, s->comp[r] + s->comm[r]);
+    ht_cost c = {s->tree[1], 0};
+    for (int r = 0; r < s->p->n; r++)
         c.sum += s->comp[r] + s->comm[r];
-    }
     return c;
 }
 
@@ -122,9 +139,12 @@ int ht_state_test(ht_state *s, int k)
         return 0;
     refresh(s, k);
     s->evals++;
-    ht_cost c = total(s);
+    /* The sum moves by the touched ranks' change; exact only once kept. */
+    ht_cost c = {s->tree[1], s->cost.sum};
+    for (int i = 0; i < s->naff; i++)
+        c.sum += s->tree[(size_t)s->leaves + (size_t)s->aff[i]] - s->was[i];
     if (ht_cost_compare(&c, &s->cost) < 0) {
-        s->cost = c;
+        s->cost = total(s);
         return 1;
     }
     const ht_problem *p = s->p;
@@ -148,6 +168,7 @@ void ht_state_reset(ht_state *s, const int *choice)
     for (int r = 0; r < p->n; r++) {
         ht_load_add(&s->load, p, r, s->choice[r], 1);
         ht_rank_time(p, s->choice, r, &s->comp[r], &s->comm[r]);
+        set_time(s, r);
     }
     s->cost = total(s);
 }
@@ -168,6 +189,9 @@ void ht_state_free(ht_state *s)
     free(s->cand);
     free(s->edge_a);
     free(s->edge_b);
+    free(s->tree);
+    free(s->aff);
+    free(s->was);
     ht_load_free(&s->load);
 }
 
@@ -241,16 +265,22 @@ int ht_state_init(ht_state *s, const ht_problem *p, int *choice, tg_error *err)
     s->mark = calloc(n, sizeof *s->mark);
     s->moves = malloc(n * sizeof *s->moves);
     s->cand = malloc(((size_t)p->nchoices + 1) * sizeof *s->cand);
+    for (s->leaves = 1; s->leaves < p->n; s->leaves *= 2)
+        ;
+    s->tree = calloc(2 * (size_t)s->leaves, sizeof *s->tree);
+    s->aff = malloc(n * sizeof *s->aff);
+    s->was = malloc(n * sizeof *s->was);
     int rc = ht_load_init(&s->load, p, err);
     if (rc)
         return rc;
     if (!s->comp || !s->comm || !s->order || !s->pos || !s->hstart ||
         !s->hrank || !s->uf || !s->mstart || !s->member || !s->mark ||
-        !s->moves || !s->cand)
+        !s->moves || !s->cand || !s->tree || !s->aff || !s->was)
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     for (int r = 0; r < p->n; r++) {
         ht_load_add(&s->load, p, r, choice[r], 1);
         ht_rank_time(p, choice, r, &s->comp[r], &s->comm[r]);
+        set_time(s, r);
         s->hstart[p->host[r] + 2]++;
     }
     if (build_orders(s))

@@ -38,6 +38,8 @@ static const char help[] =
     "      --shm-bandwidth MIBS, --shm-latency NS   within a node\n"
     "                           (default 8000 MiB/s, 500 ns)\n"
     "      --rotations N        CCD rotations (default 5)\n"
+    "      --restarts N         random kicks after the descent (default 8)\n"
+    "      --seed S             of the kicks (default 0)\n"
     "      --describe           print the node: cores, GPUs, NUMA nodes\n"
     "  -h, --help, --version\n"
     "man topomap-place.\n";
@@ -52,6 +54,8 @@ enum {
     OPT_SHMBW,
     OPT_SHMLAT,
     OPT_ROT,
+    OPT_RESTARTS,
+    OPT_SEED,
     OPT_DESCRIBE,
     OPT_VERSION
 };
@@ -72,6 +76,8 @@ static const struct option longopts[] = {
     {"shm-bandwidth", required_argument, NULL, OPT_SHMBW},
     {"shm-latency", required_argument, NULL, OPT_SHMLAT},
     {"rotations", required_argument, NULL, OPT_ROT},
+    {"restarts", required_argument, NULL, OPT_RESTARTS},
+    {"seed", required_argument, NULL, OPT_SEED},
     {"describe", no_argument, NULL, OPT_DESCRIBE},
     {NULL, 0, NULL, 0}};
 
@@ -152,6 +158,12 @@ static int parse(int argc, char **argv, args *a)
             break;
         case OPT_ROT:
             bad = cli_int("--rotations", optarg, 1, 1000, &p->rotations);
+            break;
+        case OPT_RESTARTS:
+            bad = cli_int("--restarts", optarg, 0, 100000, &p->restarts);
+            break;
+        case OPT_SEED:
+            bad = cli_u64("--seed", optarg, 0, UINT64_MAX, &p->seed);
             break;
         case OPT_DESCRIBE:
             a->describe = 1;
@@ -259,6 +271,9 @@ static int place(const args *a, ht_node *node)
     if (!rc && !choice)
         rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
     if (!rc) {
+        printf("search: rotations %d, restarts %d, seed %llu\n",
+               a->par.rotations, a->par.restarts,
+               (unsigned long long)a->par.seed);
         printf("method makespan_s sum_s\n");
         for (int m = M_GPU_FIRST; m <= M_ALL_CPU; m++) {
             ht_cost c;

@@ -30,6 +30,18 @@ static void assert_list(hwloc_const_bitmap_t b, const char *want)
             ck_assert_int_eq((err).line, (want_line));                         \
     } while (0)
 
+/* `text` with its first `from` replaced by `to`, written to bad.json;
+ * the file's path. */
+static const char *edited(const char *text, const char *from, const char *to)
+{
+    static char t[4096];
+    const char *at = strstr(text, from);
+    ck_assert_msg(at != NULL, "'%s' is not in the text", from);
+    snprintf(t, sizeof t, "%.*s%s%s", (int)(at - text), text, to,
+             at + strlen(from));
+    return tu_write("bad.json", t);
+}
+
 START_TEST(test_kinds_and_gpus)
 {
     ht_node *n = htf_node();
@@ -276,16 +288,10 @@ START_TEST(test_input)
         {"\"memory_bytes\": 1024", "\"memory_bytes\": 1.5",
          "ranks[1]: \"memory_bytes\" must be a count", 5},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char text[2048];
-        const char *at = strstr(input_text, bad[i].from);
-        ck_assert_msg(at != NULL, "%s", bad[i].from);
-        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - input_text),
-                 input_text, bad[i].to, at + strlen(bad[i].from));
-        p = tu_write("bad.json", text);
-        ASSERT_ERROR(ht_input_read(p, &in, &err), err, bad[i].line,
-                     bad[i].text);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ASSERT_ERROR(ht_input_read(edited(input_text, bad[i].from, bad[i].to),
+                                   &in, &err),
+                     err, bad[i].line, bad[i].text);
 }
 END_TEST
 
@@ -376,15 +382,10 @@ START_TEST(test_placement_files)
         {"\"kind\": \"hbm\"", "\"kind\": \"pinned\"",
          "ranks[1]: memory kind pinned is for GPU ranks"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char t[4096];
-        const char *at = strstr(text, bad[i].from);
-        ck_assert_msg(at != NULL, "%s", bad[i].from);
-        snprintf(t, sizeof t, "%.*s%s%s", (int)(at - text), text, bad[i].to,
-                 at + strlen(bad[i].from));
-        const char *p = tu_write("bad.json", t);
-        ASSERT_ERROR(ht_placement_read(p, &r, &err), err, 7, bad[i].msg);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ASSERT_ERROR(
+            ht_placement_read(edited(text, bad[i].from, bad[i].to), &r, &err),
+            err, 7, bad[i].msg);
 }
 END_TEST
 
