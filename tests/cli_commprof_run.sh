@@ -60,8 +60,9 @@ expect_grep "  $out.rank2" "$work/err"
 checks=$((checks + 1)); grep -q "rank1" "$work/err" && fail "an older partial file was listed"
 expect_grep "  taskgraph merge $out.rank0 $out.rank2 -o $out --allow-missing" "$work/err"
 
+ln -s mpirun "$work/bin/mpiexec.openmpi"
 expect_fail 5 "" env LD_PRELOAD=libfirst.so "$cr" --start=off -o "$out" \
-  "$work/bin/mpirun" ./app
+  "$work/bin/mpiexec.openmpi" ./app
 printf '%s\n' -x "LD_PRELOAD=libfirst.so:$lib" -x "COMMPROF_OUT=$out" \
   -x COMMPROF_START=off ./app > "$work/want"
 checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options with --start off"
