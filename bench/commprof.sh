@@ -3,12 +3,11 @@
 # without the preload in the same run (runs alternate), and whether it
 # changes anything the application does.
 #
-# Usage: bench/commprof.sh [--lib SO] [--pingpong PROG] [--callcost PROG]
-#            [--runs N] [--lammps-runs N] [--np N] [--no-lammps]
+# Usage: bench/commprof.sh [--lib SO] [--pingpong PROG] [--runs N]
+#                          [--lammps-runs N] [--np N] [--no-lammps]
 #   --lib SO          libcommprof.so (default libcommprof/.libs/libcommprof.so
 #                     under the current folder, a build folder)
 #   --pingpong PROG   bench/pingpong (default bench/pingpong here)
-#   --callcost PROG   bench/callcost (default bench/callcost here)
 #   --runs N          ping-pong runs each way (default 7; median shown)
 #   --lammps-runs N   LAMMPS melt runs each way (default 5; median shown)
 #   --np N            LAMMPS ranks (default 8)
@@ -16,8 +15,8 @@
 # Prints the machine (cores, load average), then:
 #   1. ping-pong on 2 ranks at 8 B, 1 KiB, 64 KiB and MPI_Send to
 #      MPI_PROC_NULL: ns per call without and with, added ns, ratio;
-#      where the added time goes: calls on 1 rank without and with, and
-#      the pieces a wrapper is made of (the clock, datatype size, ...);
+#      where the added time goes (pingpong --calls): calls on 1 rank
+#      without and with, and the pieces a wrapper is made of;
 #   2. LAMMPS melt: median wall time and loop time, without and with;
 #   3. the LAMMPS thermo lines with and without: IDENTICAL or the diff;
 #   4. LAMMPS's point-to-point bytes per pair in the profile against Open
@@ -31,7 +30,6 @@ me=commprof.sh
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 lib=libcommprof/.libs/libcommprof.so
 pingpong=bench/pingpong
-callcost=bench/callcost
 runs=7
 lruns=5
 np=8
@@ -43,13 +41,12 @@ usage() {
 count() { [[ $2 =~ ^[1-9][0-9]*$ ]] || usage "$1 takes a positive count, not '$2'"; }
 while [ $# -gt 0 ]; do
   case $1 in
-    -h | --help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    --lib | --pingpong | --callcost | --runs | --lammps-runs | --np)
+    -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    --lib | --pingpong | --runs | --lammps-runs | --np)
       [ $# -ge 2 ] || usage "$1 needs a value"
       case $1 in
         --lib) lib=$2 ;;
         --pingpong) pingpong=$2 ;;
-        --callcost) callcost=$2 ;;
         --runs) count "$1" "$2"; runs=$2 ;;
         --lammps-runs) count "$1" "$2"; lruns=$2 ;;
         --np) count "$1" "$2"; np=$2 ;;
@@ -61,11 +58,9 @@ while [ $# -gt 0 ]; do
 done
 [ -f "$lib" ] || usage "$lib: no libcommprof here (run from the build folder, or give --lib)"
 [ -x "$pingpong" ] || usage "$pingpong: no ping-pong program (make bench/pingpong, or give --pingpong)"
-[ -x "$callcost" ] || usage "$callcost: no call-cost program (make bench/callcost, or give --callcost)"
 abs() { echo "$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")"; }
 lib=$(abs "$lib")
 pingpong=$(abs "$pingpong")
-callcost=$(abs "$callcost")
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/commprof-bench.XXXXXX") || exit 1
@@ -89,73 +84,58 @@ busy "at the start"
 echo
 
 # ---------------------------------------------------------------- ping-pong
-# Run I alternates which comes first, so that a slow phase of the machine
-# falls on both sides alike.
-pp() { # pp plain|pre OUTFILE
-  local pre=()
-  [ "$1" = pre ] && pre=(-x "LD_PRELOAD=$lib" -x "COMMPROF_OUT=$tmp/pingpong.json")
-  mpirun -np 2 "${pre[@]}" "$pingpong" >> "$2" || { echo "$me: ping-pong run failed ($1)" >&2; exit 1; }
+# alternate TAG RUNS NP ARGS...: RUNS runs of `mpirun -np NP pingpong ARGS`
+# without and RUNS with the preload, appended to $tmp/TAG.plain and
+# $tmp/TAG.pre.  Run I alternates which comes first, so that a slow phase
+# of the machine falls on both sides alike.
+alternate() {
+  local tag=$1 n=$2 np=$3 i kind
+  shift 3
+  for ((i = 1; i <= n; i++)); do
+    for kind in $( ((i % 2)) && echo plain pre || echo pre plain); do
+      local pre=()
+      [ "$kind" = pre ] && pre=(-x "LD_PRELOAD=$lib" -x "COMMPROF_OUT=$tmp/$tag.json")
+      mpirun -np "$np" "${pre[@]}" "$pingpong" "$@" >> "$tmp/$tag.$kind" ||
+        { echo "$me: pingpong $* failed ($kind)" >&2; exit 1; }
+    done
+  done
 }
+# med TAG KIND NAME [SIZE]: the median of that figure over the runs.
+med() { awk -v k="$3" -v s="${4:-0}" '$1 == k && $2 == s { print $3 }' "$tmp/$1.$2" | median; }
+
 echo "ping-pong: $runs runs without and $runs with the preload, alternating" >&2
-for ((i = 1; i <= runs; i++)); do
-  if ((i % 2)); then pp plain "$tmp/pp.plain"; pp pre "$tmp/pp.pre"
-  else pp pre "$tmp/pp.pre"; pp plain "$tmp/pp.plain"; fi
-done
+alternate pp "$runs" 2
 printf '%s\n' "1. ping-pong, 2 ranks: ns per MPI call, median of $runs runs each way (each run: best of 5 samples)" \
   "   (a round trip is 4 calls: Send, Recv, Send, Recv; proc_null: MPI_Send of 8 B to MPI_PROC_NULL)"
 printf '   %-10s %12s %12s %12s %8s\n' size without with added ratio
-for key in "pingpong 8" "pingpong 1024" "pingpong 65536" "proc_null 0"; do
-  set -- $key
-  a=$(awk -v k="$1" -v s="$2" '$1 == k && $2 == s { print $3 }' "$tmp/pp.plain" | median)
-  b=$(awk -v k="$1" -v s="$2" '$1 == k && $2 == s { print $3 }' "$tmp/pp.pre" | median)
-  case $key in
-    "pingpong 8") name="8 B" ;;
-    "pingpong 1024") name="1 KiB" ;;
-    "pingpong 65536") name="64 KiB" ;;
-    *) name=proc_null ;;
-  esac
-  awk -v n="$name" -v a="$a" -v b="$b" \
+for row in "8 B:pingpong:8" "1 KiB:pingpong:1024" "64 KiB:pingpong:65536" "proc_null:proc_null:0"; do
+  IFS=: read -r name key size <<< "$row"
+  awk -v n="$name" -v a="$(med pp plain "$key" "$size")" -v b="$(med pp pre "$key" "$size")" \
     'BEGIN { printf "   %-10s %12.1f %12.1f %12.1f %8.3f\n", n, a, b, b - a, b / a }'
 done
 echo "   target: at most 20 ns added per call"
 echo
 
 # Where the added time goes: one rank, no partner to wait for.
-cc() { # cc plain|pre OUTFILE
-  local pre=()
-  [ "$1" = pre ] && pre=(-x "LD_PRELOAD=$lib" -x "COMMPROF_OUT=$tmp/callcost.json")
-  mpirun -np 1 "${pre[@]}" "$callcost" >> "$2" || { echo "$me: call-cost run failed ($1)" >&2; exit 1; }
-}
 ccruns=3
-for ((i = 1; i <= ccruns; i++)); do
-  if ((i % 2)); then cc plain "$tmp/cc.plain"; cc pre "$tmp/cc.pre"
-  else cc pre "$tmp/cc.pre"; cc plain "$tmp/cc.plain"; fi
-done
-ccmed() { awk -v k="$1" '$1 == k { print $2 }' "$2" | median; }
+alternate cc "$ccruns" 1 --calls
 echo "   where the added time goes: 1 rank, ns per iteration, median of $ccruns runs each way"
 printf '   %-36s %10s %10s %10s\n' "" without with added
-for key in send_null send_null_dup self_isend_recv; do
-  case $key in
-    send_null) name="MPI_Send to MPI_PROC_NULL" ;;
-    send_null_dup) name="the same on a dup of MPI_COMM_WORLD" ;;
-    self_isend_recv) name="Isend + Recv + Wait to self (3 calls)" ;;
-  esac
-  awk -v n="$name" -v a="$(ccmed $key "$tmp/cc.plain")" -v b="$(ccmed $key "$tmp/cc.pre")" \
+for row in "MPI_Send to MPI_PROC_NULL:send_null" "the same on a dup of MPI_COMM_WORLD:send_null_dup" \
+           "Isend + Recv + Wait to self (3 calls):self_isend_recv"; do
+  IFS=: read -r name key <<< "$row"
+  awk -v n="$name" -v a="$(med cc plain "$key")" -v b="$(med cc pre "$key")" \
     'BEGIN { printf "   %-36s %10.1f %10.1f %10.1f\n", n, a, b, b - a }'
 done
 # The wrapper's own cost, for the LAMMPS estimate below.
-call_ns=$(awk -v a="$(ccmed send_null "$tmp/cc.plain")" -v b="$(ccmed send_null "$tmp/cc.pre")" \
-  'BEGIN { printf "%.1f", b - a }')
+call_ns=$(awk -v a="$(med cc plain send_null)" -v b="$(med cc pre send_null)" 'BEGIN { printf "%.1f", b - a }')
 echo "   the pieces of a wrapper, called directly (without the preload):"
-for key in clock_gettime type_size get_attr get_elements atomic_add; do
-  case $key in
-    clock_gettime) name="clock_gettime(CLOCK_MONOTONIC)  (2 per wrapped call)" ;;
-    type_size) name="PMPI_Type_size_x  (bytes of a send)" ;;
-    get_attr) name="PMPI_Comm_get_attr  (a communicator other than MPI_COMM_WORLD)" ;;
-    get_elements) name="PMPI_Get_elements_x  (bytes of a receive)" ;;
-    atomic_add) name="relaxed atomic add  (counters under MPI_THREAD_MULTIPLE)" ;;
-  esac
-  printf '   %10.1f  %s\n' "$(ccmed $key "$tmp/cc.plain")" "$name"
+for row in "clock_gettime(CLOCK_MONOTONIC)  (2 per wrapped call):clock_gettime" \
+           "PMPI_Type_size_x  (bytes of a send):type_size" \
+           "PMPI_Comm_get_attr  (a communicator other than MPI_COMM_WORLD):get_attr" \
+           "PMPI_Get_elements_x  (bytes of a receive):get_elements" \
+           "relaxed atomic add  (counters under MPI_THREAD_MULTIPLE):atomic_add"; do
+  printf '   %10.1f  %s\n' "$(med cc plain "${row##*:}")" "${row%:*}"
 done
 echo
 

@@ -20,14 +20,10 @@ noinst_PROGRAMS += bench/pingpong
 bench_pingpong_SOURCES = bench/pingpong.c
 bench_pingpong_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 bench_pingpong_LDADD = $(MPI_LIBS)
-noinst_PROGRAMS += bench/callcost
-bench_callcost_SOURCES = bench/callcost.c
-bench_callcost_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
-bench_callcost_LDADD = $(MPI_LIBS)
 EXTRA_DIST += bench/commprof.sh
 
 .PHONY: bench-commprof
 bench: bench-commprof
-bench-commprof: bench/pingpong bench/callcost libcommprof/libcommprof.la
+bench-commprof: bench/pingpong libcommprof/libcommprof.la
 	$(srcdir)/bench/commprof.sh --lib libcommprof/.libs/libcommprof.so \
-	  --pingpong bench/pingpong --callcost bench/callcost
+	  --pingpong bench/pingpong
