@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # commprof-run: tests/mpi/pattern through it on 4 ranks gives the exact
 # profile (pattern and --start off), where -o says or in the working
-# folder; the launcher's exit status comes through; the options it adds
+# folder; the launcher's exit status comes through, and after a job that
+# aborted, the merge command it prints works; the options it adds
 # after mpirun, and the environment it gives srun, are exactly the expected
 # ones (seen by stand-in launchers); after a job that died it lists only the
 # partial files that job left and the merge command; -o to a place that
@@ -29,6 +30,21 @@ expect_ok $check pattern "$work/here/commprof.json"
 # The job's exit status comes through.
 expect_fail 3 "no profile was written to $work/x.json" \
   "$cr" -o "$work/x.json" mpirun -np 4 sh -c 'exit 3'
+
+# A job that dies (tests/mpi/abort.c: MPI_Abort(3) on rank 1): its exit
+# status, the partial files it left, listed, and a merge command that
+# makes a whole profile of them.
+mkdir "$work/ab"
+expect_fail 3 "ranks left a partial profile:" \
+  "$cr" -o "$work/ab/p.json" mpirun -np 4 "$MPI_TESTS/abort" abort
+ls "$work/ab"/p.json.rank* | sed 's/^/  /' > "$work/want"
+checks=$((checks + 1))
+grep '^  /' "$work/err" | diff "$work/want" - || fail "partial files listed"
+merge=$(sed -n '/combine them with:/{n;p}' "$work/err")
+expect_ok env PATH="$(dirname "$TASKGRAPH"):$PATH" bash -c "$merge"
+expect_ok python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["world_size"] == 4 and "partial" not in p' "$work/ab/p.json"
 
 # Stand-in launchers: print what they were given, leave partial files for
 # ranks 0 and 2 of 4 (rank 1's is from an earlier run) and exit 5.
