@@ -27,3 +27,6 @@ bench: bench-commprof
 bench-commprof: bench/pingpong libcommprof/libcommprof.la
 	$(srcdir)/bench/commprof.sh --lib libcommprof/.libs/libcommprof.so \
 	  --pingpong bench/pingpong
+
+# taskgraph build on LAMMPS peptide, with topomap-plot pictures (a script).
+EXTRA_DIST += bench/lammps_build.sh
