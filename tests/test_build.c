@@ -48,22 +48,16 @@ static tg_coll_in in_of(int n, int me, double bytes)
     return (tg_coll_in){n, me, bytes, NULL, 0};
 }
 
-static const char *data(const char *name)
-{
-    static char path[4][1024];
-    static int next;
-    const char *dir = getenv("TOPOMAP_DATA");
-    ck_assert_msg(dir != NULL, "TOPOMAP_DATA is not set");
-    char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", dir, name);
-    return p;
-}
-
+/* The profile tests/data/NAME. */
 static tg_profile *profile(const char *name)
 {
+    const char *dir = getenv("TOPOMAP_DATA");
+    ck_assert_msg(dir != NULL, "TOPOMAP_DATA is not set");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     tg_profile *p = NULL;
     tg_error err;
-    ck_assert_msg(tg_profile_read(data(name), &p, &err) == 0, "%s: %s", name,
+    ck_assert_msg(tg_profile_read(path, &p, &err) == 0, "%s: %s", name,
                   err.text);
     return p;
 }
@@ -113,9 +107,10 @@ static void same_edges(const tg_build *b, const char *name,
         same_edges(b, name, members, (int)(sizeof e_ / sizeof e_[0]), e_);   \
     } while (0)
 
-/* Every pair of the first n tasks with weight w(i, j). */
-static void all_pairs(const tg_build *b, const char *name, int n,
-                      int (*w)(int, int))
+/* Every pair of n members (indices into members, NULL: world ranks 0 to
+ * n-1) with weight w(i, j). */
+static void all_pairs(const tg_build *b, const char *name,
+                      const int *members, int n, int (*w)(int, int))
 {
     int e[64][3], m = 0;
     for (int i = 0; i < n; i++)
@@ -124,7 +119,7 @@ static void all_pairs(const tg_build *b, const char *name, int n,
             e[m][1] = j;
             e[m++][2] = w(i, j);
         }
-    same_edges(b, name, NULL, m, (const int (*)[3])e);
+    same_edges(b, name, members, m, (const int (*)[3])e);
 }
 
 static tg_build_options opts(double large, double coverage, double min_share,
@@ -471,20 +466,6 @@ static int w_rs_clique4(int i, int j) { return 10 * (i + 1) + 10 * (j + 1); }
 static int w_rsb_clique4(int i, int j) { (void)i, (void)j; return 200; }
 static int w_scan_clique4(int i, int j) { (void)i, (void)j; return 40; }
 
-/* all_pairs over member indices of m4 (their world ranks differ). */
-static void all_pairs4(const tg_build *b, const char *name,
-                       int (*w)(int, int))
-{
-    int e[6][3], m = 0;
-    for (int i = 0; i < 4; i++)
-        for (int j = i + 1; j < 4; j++) {
-            e[m][0] = i;
-            e[m][1] = j;
-            e[m++][2] = w(i, j);
-        }
-    same_edges(b, name, m4, m, (const int (*)[3])e);
-}
-
 START_TEST(models_on_4)
 {
     tg_build_options o = opts(2, 1, 0, TG_MODEL_AUTO);
@@ -499,8 +480,8 @@ START_TEST(models_on_4)
           {1, 2, 55}, {2, 3, 77});
     EDGES(b, "neighbor_alltoall", m4, {0, 1, 32}, {1, 2, 32}, {2, 3, 32},
           {0, 3, 32});
-    all_pairs4(b, "alltoall", w_a2a4);
-    all_pairs4(b, "allgather", w_ag4);
+    all_pairs(b, "alltoall", m4, 4, w_a2a4);
+    all_pairs(b, "allgather", m4, 4, w_ag4);
     /* auto: 400 bytes on 4: recursive doubling; reduce_scatter of 100:
      * recursive halving; scan and exscan: a chain. */
     EDGES(b, "allreduce", m4, {0, 1, 800}, {2, 3, 800}, {0, 2, 800},
@@ -542,10 +523,10 @@ START_TEST(models_on_4)
 
     o.allreduce_model = TG_MODEL_CLIQUE;
     b = build("build_coll4.json", &o);
-    all_pairs4(b, "allreduce", w_clique4);
-    all_pairs4(b, "reduce_scatter", w_rs_clique4);
-    all_pairs4(b, "reduce_scatter_block", w_rsb_clique4);
-    all_pairs4(b, "scan", w_scan_clique4);
+    all_pairs(b, "allreduce", m4, 4, w_clique4);
+    all_pairs(b, "reduce_scatter", m4, 4, w_rs_clique4);
+    all_pairs(b, "reduce_scatter_block", m4, 4, w_rsb_clique4);
+    all_pairs(b, "scan", m4, 4, w_scan_clique4);
     tg_build_free(b);
 }
 END_TEST
@@ -580,8 +561,8 @@ START_TEST(models_on_8)
     tg_build *b = build("build_coll8.json", &o);
     EDGES(b, "bcast", NULL, {3, 0, 100}, {3, 1, 100}, {3, 2, 100},
           {3, 4, 100}, {3, 5, 100}, {3, 6, 100}, {3, 7, 100});
-    all_pairs(b, "alltoall", 8, w_a2a8);
-    all_pairs(b, "allgather", 8, w_ag8);
+    all_pairs(b, "alltoall", NULL, 8, w_a2a8);
+    all_pairs(b, "allgather", NULL, 8, w_ag8);
     xor_pairs(b, "allreduce", 1600, 1600, 1600); /* auto: 800 bytes */
     EDGES(b, "reduce_scatter", NULL, {0, 4, 360}, {1, 5, 360}, {2, 6, 360},
           {3, 7, 360}, {0, 2, 100}, {1, 3, 100}, {4, 6, 260}, {5, 7, 260},
@@ -613,9 +594,9 @@ START_TEST(models_on_8)
 
     o.allreduce_model = TG_MODEL_CLIQUE;
     b = build("build_coll8.json", &o);
-    all_pairs(b, "allreduce", 8, w_clique8);
-    all_pairs(b, "reduce_scatter", 8, w_rs_clique8);
-    all_pairs(b, "scan", 8, w_scan_clique8);
+    all_pairs(b, "allreduce", NULL, 8, w_clique8);
+    all_pairs(b, "reduce_scatter", NULL, 8, w_rs_clique8);
+    all_pairs(b, "scan", NULL, 8, w_scan_clique8);
     tg_build_free(b);
 }
 END_TEST
