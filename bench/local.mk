@@ -28,5 +28,24 @@ bench-commprof: bench/pingpong libcommprof/libcommprof.la
 	$(srcdir)/bench/commprof.sh --lib libcommprof/.libs/libcommprof.so \
 	  --pingpong bench/pingpong
 
+# The mapping panel of issue 5: every GreedyMap configuration, the baselines
+# and Scotch on six cases (bench/README.md); bench/mapper.sh also checks
+# that `greedymap eval` agrees with the bench's rows.
+noinst_PROGRAMS += bench/mapper
+bench_mapper_SOURCES = bench/mapper.c
+bench_mapper_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+bench_mapper_LDADD = greedymap/libgreedymap.la taskgraph/libtaskgraph.la -lm
+if HAVE_SCOTCH_LIB
+bench_mapper_CPPFLAGS += $(SCOTCH_CFLAGS) -DHAVE_SCOTCH_LIB=1
+bench_mapper_LDADD += $(SCOTCH_LIBS) -lz -lpthread
+endif
+EXTRA_DIST += bench/mapper.sh
+
+.PHONY: bench-mapper
+bench: bench-mapper
+bench-mapper: bench/mapper greedymap/greedymap
+	$(srcdir)/bench/mapper.sh --mapper bench/mapper \
+	  --greedymap greedymap/greedymap $(MAPPER_FLAGS)
+
 # taskgraph build on LAMMPS peptide, with topomap-plot pictures (a script).
 EXTRA_DIST += bench/lammps_build.sh
