@@ -102,7 +102,7 @@ static int second_link(ht_state *s, int k)
     return each_ejection(s, k, &o, ht_state_test);
 }
 
-/* Ejection chains for the slowest ranks: a ht_move that a full resource
+/* Ejection chains for the slowest ranks: a move that a full resource
  * blocks (a GPU's slots or memory, a NUMA node, cores) is tried with a
  * rank using that resource moved elsewhere, and, where that rank's new
  * place is full too, a third rank moved out of it. */

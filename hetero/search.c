@@ -15,20 +15,22 @@
  * free.
  *
  * The moves of papers/000 change one rank at a time, and a full GPU (at
- * most ranks_per_gpu ranks) blocks every move onto it, as does a slowest
- * rank whose time hangs on a peer's place; so after the rotations, passes
- * that also change two ranks of a node at once (any two choices where the
- * node's ranks and choices are few, else an exchange of their choices)
- * repeat until nothing improves.  The whole descent runs from GPU-first and
- * from all-CPU, and the better result wins. */
+ * most ranks_per_gpu ranks) or HBM node blocks every move onto it, as does
+ * a slowest rank whose time hangs on its peers' places; so after the
+ * rotations, passes of moves of several ranks of a node (moves.c: any two
+ * choices of two ranks, rotations of three, ejection chains; where a
+ * node's ranks times choices are many, only exchanges of two) and free
+ * one-rank moves repeat until nothing improves.  Then `restarts` seeded
+ * random kicks, each followed by those passes, kept when better.  The
+ * whole descent runs from GPU-first and from all-CPU; the better wins. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ht_internal.h"
 
-#define POLISH_MAX 100
-#define PAIR_BUDGET 1e5
+#define POLISH_MAX 100  /* passes; each must improve, so this is a guard */
+#define PAIR_BUDGET 2e4 /* (ranks x choices)^2 of the widest node */
 
 static int find(int *uf, int x)
 {
@@ -63,7 +65,7 @@ static void components(ht_state *s, int pruned)
     s->stamp = 0;
 }
 
-/* One coordinate-wise pass; with `constrained`, a ht_move to the other
+/* One coordinate-wise pass; with `constrained`, a move to the other
  * processor kind takes the rank's component along (Algorithm 2). */
 static int cd_pass(ht_state *s, int constrained)
 {
@@ -91,8 +93,8 @@ static int cd_pass(ht_state *s, int constrained)
     return improved;
 }
 
-/* Passes of pair (or swap) moves and free coordinate moves until nothing
- * improves. */
+/* Passes of moves of several ranks (moves.c) and free one-rank moves until
+ * nothing improves. */
 static void polish(ht_state *s, int pairs, ht_search_stats *st)
 {
     for (int k = 0; k < POLISH_MAX; k++) {

@@ -284,7 +284,9 @@ static int place(const args *a, ht_node *node)
                 printf("%s - - (%s)\n", method_names[m], e.text);
         }
         ht_cost c;
+        cli_step("%s over %d ranks", method_names[a->method], in->n);
         rc = run(p, a->method, choice, &c, &err);
+        cli_done();
         if (!rc)
             printf("%s %.6g %.6g chosen\n", method_names[a->method], c.makespan,
                    c.sum);

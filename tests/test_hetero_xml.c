@@ -202,6 +202,7 @@ START_TEST(test_dgx2_cores_near)
     }
     ht_params par;
     ht_params_default(&par);
+    par.restarts = 0; /* the point is the cores; keep the test short */
     ht_problem *p = htf_problem(in, n, &par);
     int ch[4];
     ht_cost c;
@@ -247,6 +248,7 @@ START_TEST(test_knl_capacity)
     }
     ht_params par;
     ht_params_default(&par);
+    par.restarts = 0; /* the point is capacity; keep the test short */
     ht_problem *p = htf_problem(in, n, &par);
     int ch[12];
     ht_cost c;
