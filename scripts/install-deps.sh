@@ -13,6 +13,7 @@ esac
 # gfortran, which mpifort runs (libopenmpi-dev pulls in only gfortran-12),
 # for the test of libcommprof's Fortran wrappers.
 # Tests: check (unit tests), metis (graphchk), scotch (gtst, gmap), hwloc tools.
+# Quickstart: python3-matplotlib, for topomap-plot's Pareto picture.
 PACKAGES=(
   build-essential autoconf automake libtool pkg-config
   openmpi-bin libopenmpi-dev gfortran
@@ -21,7 +22,7 @@ PACKAGES=(
   libjansson-dev
   check libsubunit-dev
   scotch libscotch-dev
-  python3
+  python3 python3-matplotlib
 )
 
 missing=()

@@ -16,3 +16,17 @@ scripts/commprof-run: $(srcdir)/scripts/commprof-run.in Makefile
 # topomap-plot: pictures (python3 + python3-matplotlib); installed as is.
 bin_SCRIPTS += scripts/topomap-plot
 EXTRA_DIST += scripts/topomap-plot
+
+# topomap-run and topomap-select-graph: installed; they use the build
+# tree's tools when run from it, else the installed ones, whose folder is
+# substituted here.
+TOPOMAP_RUN_GENERATED = scripts/topomap-run scripts/topomap-select-graph
+bin_SCRIPTS += $(TOPOMAP_RUN_GENERATED)
+CLEANFILES += $(TOPOMAP_RUN_GENERATED)
+EXTRA_DIST += scripts/topomap-run.in scripts/topomap-select-graph.in
+scripts/topomap-run: $(srcdir)/scripts/topomap-run.in
+scripts/topomap-select-graph: $(srcdir)/scripts/topomap-select-graph.in
+$(TOPOMAP_RUN_GENERATED): Makefile
+	$(AM_V_GEN)$(MKDIR_P) scripts && \
+	sed -e 's|@bindir[@]|$(bindir)|g' $(srcdir)/$@.in > $@.tmp && \
+	chmod +x $@.tmp && mv $@.tmp $@

@@ -38,6 +38,12 @@ expect_output() {
   grep -qxF -- "$1" "$work/out" || { fail "expected line '$1' in output:"; sed 's/^/  out: /' "$work/out"; }
 }
 
+# expect_grep TEXT FILE: FILE contains TEXT (a fixed string).
+expect_grep() {
+  checks=$((checks + 1))
+  grep -qF -- "$1" "$2" || { fail "no '$1' in $2:"; sed 's/^/  /' "$2"; }
+}
+
 expect_no_file() {
   checks=$((checks + 1))
   [ ! -e "$1" ] || fail "file should not exist: $1"
