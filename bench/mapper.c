@@ -41,7 +41,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +63,13 @@
 #define FT_PER_LEAF 32      /* nodes under each leaf, */
 #define FT_SPINES 32        /* spine switches, each above every leaf */
 
-typedef enum graph_kind { G_LATTICE, G_STENCIL27, G_QBOX, G_QBOX_W, G_RGG } graph_kind;
+typedef enum graph_kind {
+    G_LATTICE,   /* MILC-like 4-D periodic lattice */
+    G_STENCIL27, /* 3-D 27-point stencil */
+    G_QBOX,      /* Qbox-like grid, Sum of its layers */
+    G_QBOX_W,    /* the same, Weighted-sum */
+    G_RGG        /* random geometric graph */
+} graph_kind;
 
 typedef struct mcase {
     const char *name;
@@ -103,18 +108,6 @@ typedef struct row {
 } row;
 
 /* --------------------------------------------------------------- helpers */
-
-static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void progress(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("mapper: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 static int fail(const tg_error *err)
 {
@@ -811,15 +804,15 @@ static int run_case(bench *b, const mcase *c)
         if (seed)
             *seed = '\0';
         if (b->opt.quick && cfg[i].delta == GM_DELTA_ALL) {
-            progress("%s: %d/%d %s skipped (--quick)", c->name, i + 1, ncfg,
-                     r->label);
+            fprintf(stderr, "mapper: %s: %d/%d %s skipped (--quick)\n",
+                    c->name, i + 1, ncfg, r->label);
             continue;
         }
         job j = {.cfg = &cfg[i]};
         if ((rc = time_job(&j, g, m, b->opt.repeat, map, again, r, &err)))
             goto out;
-        progress("%s: %d/%d %s %.3f s", c->name, i + 1, ncfg, r->label,
-                 r->wall);
+        fprintf(stderr, "mapper: %s: %d/%d %s %.3f s\n", c->name, i + 1,
+                ncfg, r->label, r->wall);
     }
     int block = nrows;
     for (int k = GM_BASE_BLOCK; k <= GM_BASE_RANDOM; k++) {
@@ -834,7 +827,8 @@ static int run_case(bench *b, const mcase *c)
         job j = {.base = base};
         if ((rc = time_job(&j, g, m, b->opt.repeat, map, again, r, &err)))
             goto out;
-        progress("%s: baseline %s %.3f s", c->name, r->label, r->wall);
+        fprintf(stderr, "mapper: %s: baseline %s %.3f s\n", c->name,
+                r->label, r->wall);
     }
     row *scotch = &rows[nrows++];
 #ifdef HAVE_SCOTCH_LIB
@@ -848,7 +842,7 @@ static int run_case(bench *b, const mcase *c)
     free(tgt);
     if (rc)
         goto out;
-    progress("%s: scotch %.3f s", c->name, scotch->wall);
+    fprintf(stderr, "mapper: %s: scotch %.3f s\n", c->name, scotch->wall);
 #else
     snprintf(scotch->label, sizeof scotch->label,
              "scotch (libscotch not built in)");
