@@ -78,14 +78,34 @@ typedef struct cached {
     int *out;
 } cached;
 
+/* PMPI_Comm_get_attr costs about 20 ns (a hash lookup in Open MPI's
+ * attribute table), so below MPI_THREAD_MULTIPLE, where MPI calls never
+ * overlap, a small direct-mapped table of recent handles and their
+ * entries comes first.  Under MULTIPLE it is not used: a thread could read
+ * a handle and an entry that another thread wrote at the same time. */
+#define RECENT_BITS 4
+static struct recent {
+    MPI_Comm comm;
+    cached *h;
+} recent[1 << RECENT_BITS];
+
+static struct recent *recent_of(MPI_Comm comm)
+{
+    uint64_t k = 0;
+    memcpy(&k, &comm, sizeof comm < sizeof k ? sizeof comm : sizeof k);
+    return &recent[(k * 0x9e3779b97f4a7c15ULL) >> (64 - RECENT_BITS)];
+}
+
 /* MPI drops the attribute when the communicator is freed: forget the
  * handle's cache (the record stays). */
 static int forget(MPI_Comm comm, int keyval, void *value, void *extra)
 {
-    (void)comm;
     (void)keyval;
     (void)extra;
     cached *h = value;
+    struct recent *r = recent_of(comm);
+    if (r->h == h)
+        *r = (struct recent){MPI_COMM_NULL, NULL};
     free(h->out);
     free(h);
     return MPI_SUCCESS;
@@ -133,11 +153,17 @@ static cached *cache_get(MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL || !cp.initialized)
         return NULL;
+    struct recent *r = cp.threaded ? NULL : recent_of(comm);
+    if (r && r->comm == comm)
+        return r->h;
     cached *h;
     int flag = 0;
     PMPI_Comm_get_attr(comm, cp.comm_keyval, &h, &flag);
-    if (flag)
+    if (flag) {
+        if (r)
+            *r = (struct recent){comm, h};
         return h;
+    }
     pthread_mutex_lock(&cp.lock);
     PMPI_Comm_get_attr(comm, cp.comm_keyval, &h, &flag);
     if (!flag) {
@@ -146,6 +172,8 @@ static cached *cache_get(MPI_Comm comm)
             PMPI_Comm_set_attr(comm, cp.comm_keyval, h);
     }
     pthread_mutex_unlock(&cp.lock);
+    if (r && h)
+        *r = (struct recent){comm, h};
     return h;
 }
 

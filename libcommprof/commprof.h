@@ -22,6 +22,10 @@
  *                    working directory)
  *   COMMPROF_ENABLE  0/off: load but record and write nothing
  *   COMMPROF_START   off: record nothing until MPI_Pcontrol(1)
+ *   COMMPROF_CLOCK   tsc or monotonic: how calls are timed (default: the
+ *                    TSC where the CPU's is invariant and the kernel
+ *                    keeps time with it, else CLOCK_MONOTONIC; times are
+ *                    written in ns either way)
  * MPI_Pcontrol(0) stops recording, (1) starts it, (2) clears what was
  * recorded so far.  A nonblocking receive (or a probed message) belongs to
  * the phase it was posted (probed) in: its bytes count when it completes,

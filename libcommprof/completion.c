@@ -54,13 +54,14 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     if (!cp_on() && simple())
         return PMPI_Wait(request, status);
     int64_t t0 = cp_now();
+    uint64_t ticket = cp_req_ticket();
     MPI_Status local;
     if (status == MPI_STATUS_IGNORE)
         status = &local;
     MPI_Request before = *request;
     int rc = PMPI_Wait(request, status);
     if (rc == MPI_SUCCESS)
-        cp_completed(&before, 1, NULL, status, t0);
+        cp_completed(&before, 1, NULL, status, t0, ticket);
     return rc;
 }
 
@@ -69,13 +70,14 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!cp_on() && simple())
         return PMPI_Test(request, flag, status);
     int64_t t0 = cp_now();
+    uint64_t ticket = cp_req_ticket();
     MPI_Status local;
     if (status == MPI_STATUS_IGNORE)
         status = &local;
     MPI_Request before = *request;
     int rc = PMPI_Test(request, flag, status);
     if (rc == MPI_SUCCESS)
-        cp_completed(&before, *flag ? 1 : 0, NULL, status, t0);
+        cp_completed(&before, *flag ? 1 : 0, NULL, status, t0, ticket);
     return rc;
 }
 
@@ -85,9 +87,10 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     if ((!cp_on() && simple()) || scratch_init(&s, count, requests, statuses))
         return PMPI_Waitall(count, requests, statuses);
     int64_t t0 = cp_now();
+    uint64_t ticket = cp_req_ticket();
     int rc = PMPI_Waitall(count, requests, s.status);
     if (rc == MPI_SUCCESS)
-        cp_completed(s.before, count, NULL, s.status, t0);
+        cp_completed(s.before, count, NULL, s.status, t0, ticket);
     free(s.heap);
     return rc;
 }
@@ -99,9 +102,10 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag,
     if ((!cp_on() && simple()) || scratch_init(&s, count, requests, statuses))
         return PMPI_Testall(count, requests, flag, statuses);
     int64_t t0 = cp_now();
+    uint64_t ticket = cp_req_ticket();
     int rc = PMPI_Testall(count, requests, flag, s.status);
     if (rc == MPI_SUCCESS)
-        cp_completed(s.before, *flag ? count : 0, NULL, s.status, t0);
+        cp_completed(s.before, *flag ? count : 0, NULL, s.status, t0, ticket);
     free(s.heap);
     return rc;
 }
@@ -113,13 +117,14 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index,
     if ((!cp_on() && simple()) || scratch_init(&s, count, requests, NULL))
         return PMPI_Waitany(count, requests, index, status);
     int64_t t0 = cp_now();
+    uint64_t ticket = cp_req_ticket();
     MPI_Status local;
     if (status == MPI_STATUS_IGNORE)
         status = &local;
     int rc = PMPI_Waitany(count, requests, index, status);
     if (rc == MPI_SUCCESS)
         cp_completed(s.before, *index == MPI_UNDEFINED ? 0 : 1, index, status,
-                     t0);
+                     t0, ticket);
     free(s.heap);
     return rc;
 }
@@ -131,13 +136,14 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     if ((!cp_on() && simple()) || scratch_init(&s, count, requests, NULL))
         return PMPI_Testany(count, requests, index, flag, status);
     int64_t t0 = cp_now();
+    uint64_t ticket = cp_req_ticket();
     MPI_Status local;
     if (status == MPI_STATUS_IGNORE)
         status = &local;
     int rc = PMPI_Testany(count, requests, index, flag, status);
     if (rc == MPI_SUCCESS)
         cp_completed(s.before, *flag && *index != MPI_UNDEFINED ? 1 : 0, index,
-                     status, t0);
+                     status, t0, ticket);
     free(s.heap);
     return rc;
 }
@@ -150,10 +156,11 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
         scratch_init(&s, incount, requests, statuses))
         return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
     int64_t t0 = cp_now();
+    uint64_t ticket = cp_req_ticket();
     int rc = PMPI_Waitsome(incount, requests, outcount, indices, s.status);
     if (rc == MPI_SUCCESS)
         cp_completed(s.before, *outcount == MPI_UNDEFINED ? 0 : *outcount,
-                     indices, s.status, t0);
+                     indices, s.status, t0, ticket);
     free(s.heap);
     return rc;
 }
@@ -166,10 +173,11 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount,
         scratch_init(&s, incount, requests, statuses))
         return PMPI_Testsome(incount, requests, outcount, indices, statuses);
     int64_t t0 = cp_now();
+    uint64_t ticket = cp_req_ticket();
     int rc = PMPI_Testsome(incount, requests, outcount, indices, s.status);
     if (rc == MPI_SUCCESS)
         cp_completed(s.before, *outcount == MPI_UNDEFINED ? 0 : *outcount,
-                     indices, s.status, t0);
+                     indices, s.status, t0, ticket);
     free(s.heap);
     return rc;
 }

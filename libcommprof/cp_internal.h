@@ -20,7 +20,9 @@
  * handle caches its record on first use (double-checked under cp.lock so
  * two threads never cache two), per-peer arrays of collective records are
  * published with a compare-and-swap, and the request and message tables
- * each have their own mutex and are allocated at MPI_Init.
+ * each have their own mutex and are allocated at MPI_Init.  Below
+ * THREAD_MULTIPLE the tables are not locked and a cache of recent
+ * communicator handles skips MPI's attribute lookup (requests.c, comm.c).
  */
 #ifndef TOPOMAP_CP_INTERNAL_H
 #define TOPOMAP_CP_INTERNAL_H
@@ -30,6 +32,18 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#if defined(__x86_64__)
+#define CP_HAVE_TSC 1
+#include <x86intrin.h>
+#else
+#define CP_HAVE_TSC 0
+#endif
+
+/* Nothing declared here is exported: the library's interface is MPI's.
+ * Hidden, the helpers are called directly rather than through the PLT,
+ * cp is addressed without the GOT, and no name clashes with the
+ * application's. */
+#pragma GCC visibility push(hidden)
 
 /* ------------------------------------------------------------- the types */
 
@@ -72,11 +86,69 @@ extern const char *const cp_type_names[CP_NTYPES];
 
 /* ------------------------------------------------------------ the clock */
 
-static inline int64_t cp_now(void)
+/*
+ * Every wrapped call reads the clock twice, so the clock is most of what a
+ * wrapper costs: clock_gettime(CLOCK_MONOTONIC) takes 25 to 30 ns through
+ * the vDSO on the development machine (a VM), RDTSC 11.
+ *
+ * cp_now() returns ticks.  On x86-64, when the CPU reports an invariant
+ * TSC (cpuid 0x80000007, EDX bit 8: constant rate, running in every power
+ * state) and the kernel keeps time with it (clocksource "tsc": it found
+ * the TSCs of all CPUs in step, so a rank moving between cores reads one
+ * clock), a tick is one count of the time-stamp counter, read with RDTSC;
+ * elsewhere (other architectures, no invariant TSC, a VM that hides it or
+ * a kernel that distrusts it) a tick is one ns of CLOCK_MONOTONIC.
+ * COMMPROF_CLOCK=tsc or monotonic forces the choice (tsc on x86-64 only).
+ *
+ * Everything recorded is in ticks: the hot path only subtracts and adds.
+ * Each rank converts to ns when it writes (cp_clock_rate, cp_ns), at a
+ * rate measured between a (TSC, CLOCK_MONOTONIC) pair taken at MPI_Init
+ * and another taken at write time, each read to within tens of ns: over
+ * a run of a second the rate is right to within about 0.1 ppm (NTP's
+ * slewing of CLOCK_MONOTONIC, at most 500 ppm, is averaged over the run).
+ * Every rank has its own rate, since nodes differ.  The conversion rounds
+ * down, so sums keep their order: the ns of the types never add up to
+ * more than the ns of the wall time that contains them.
+ *
+ * Plain RDTSC, not RDTSCP or LFENCE + RDTSC (twice the cost): RDTSC is not
+ * ordered with the instructions around it, so each read may land up to
+ * the CPU's out-of-order window (a few hundred instructions, well under a
+ * microsecond) away from its place in the program.  Both ends of a call
+ * move alike, the error of one interval has no sign, and it does not grow
+ * with the number of calls; the time that matters in a profile is spent
+ * in calls that wait, microseconds long and more.  clock_gettime pays for
+ * an ordered read (the vDSO fences RDTSC) that a sum of many intervals
+ * does not need.
+ */
+
+static inline int64_t cp_monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Choose the clock (at MPI_Init, before the first cp_now). */
+void cp_clock_init(void);
+
+/* ns = ticks x num / den. */
+typedef struct cp_rate {
+    uint64_t num, den;
+} cp_rate;
+
+/* Ticks to ns, from MPI_Init to now.  Async-signal-safe. */
+cp_rate cp_clock_rate(void);
+
+static inline uint64_t cp_ns(uint64_t ticks, cp_rate r)
+{
+    if (r.num == r.den)
+        return ticks;
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 wide;
+    return (uint64_t)((wide)ticks * r.num / r.den);
+#else
+    return (uint64_t)((long double)ticks * r.num / r.den);
+#endif
 }
 
 /* -------------------------------------------------------- communicators */
@@ -85,7 +157,7 @@ static inline int64_t cp_now(void)
 typedef struct cp_coll {
     uint64_t calls;
     uint64_t bytes;  /* bytes in this rank's send buffers */
-    uint64_t ns;     /* time in the calls (and their waits) */
+    uint64_t ticks;  /* time in the calls (and their waits) */
     uint64_t *peers; /* bytes sent to each member (comm rank), or NULL */
 } cp_coll;
 
@@ -154,8 +226,9 @@ typedef struct cp_state {
     int enabled;     /* COMMPROF_ENABLE != 0 */
     int recording;   /* MPI_Pcontrol / COMMPROF_START */
     int threaded;    /* MPI provides MPI_THREAD_MULTIPLE: atomic counters */
+    int tsc;         /* cp_now reads the TSC (see the clock) */
     int world_rank, world_size;
-    int64_t t_init, t_finalize;
+    int64_t t_init, t_finalize; /* ticks */
 
     /* Facts about this process, taken at MPI_Init so that a partial
      * profile can be written without calling MPI. */
@@ -163,8 +236,8 @@ typedef struct cp_state {
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
     int local_rank;
 
-    /* Per type: time and calls of this rank. */
-    uint64_t type_ns[CP_NTYPES];
+    /* Per type: time (ticks) and calls of this rank. */
+    uint64_t type_ticks[CP_NTYPES];
     uint64_t type_calls[CP_NTYPES];
 
     /* Dense per-world-rank counters of this rank. */
@@ -184,6 +257,16 @@ static inline int cp_on(void)
     return __atomic_load_n(&cp.recording, __ATOMIC_RELAXED);
 }
 
+/* Now, in ticks. */
+static inline int64_t cp_now(void)
+{
+#if CP_HAVE_TSC
+    if (__builtin_expect(cp.tsc, 1))
+        return (int64_t)__rdtsc();
+#endif
+    return cp_monotonic_ns();
+}
+
 static inline void cp_add(uint64_t *c, uint64_t v)
 {
     if (cp.threaded)
@@ -198,10 +281,10 @@ static inline uint64_t cp_load(const uint64_t *c)
     return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
 
-/* Charge one call of `ns` nanoseconds to type t. */
-static inline void cp_charge(cp_type t, int64_t ns)
+/* Charge one call of `ticks` to type t. */
+static inline void cp_charge(cp_type t, int64_t ticks)
 {
-    cp_add(&cp.type_ns[t], (uint64_t)(ns > 0 ? ns : 0));
+    cp_add(&cp.type_ticks[t], (uint64_t)(ticks > 0 ? ticks : 0));
     cp_add(&cp.type_calls[t], 1);
 }
 
@@ -212,6 +295,33 @@ uint64_t cp_bytes(int count, MPI_Datatype dt);
 uint64_t cp_nbytes(MPI_Comm comm, int count, MPI_Datatype dt);
 int cp_comm_rank(MPI_Comm comm);
 
+/* The bytes a receive's status reports, and whether the receive was
+ * cancelled.  Open MPI keeps both in the status (_ucount, _cancelled),
+ * which is what PMPI_Get_elements_x with MPI_BYTE and PMPI_Test_cancelled
+ * return: read directly, they cost nothing instead of about 10 ns a
+ * receive.  Other MPI libraries are asked. */
+static inline uint64_t cp_status_bytes(const MPI_Status *st)
+{
+#ifdef OPEN_MPI
+    return st->_ucount;
+#else
+    MPI_Count bytes = 0;
+    PMPI_Get_elements_x(st, MPI_BYTE, &bytes);
+    return bytes > 0 ? (uint64_t)bytes : 0;
+#endif
+}
+
+static inline int cp_status_cancelled(const MPI_Status *st)
+{
+#ifdef OPEN_MPI
+    return st->_cancelled;
+#else
+    int flag = 0;
+    PMPI_Test_cancelled(st, &flag);
+    return flag;
+#endif
+}
+
 /* Point-to-point accounting. */
 void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt);
 void cp_received(MPI_Comm comm, const MPI_Status *st);
@@ -219,39 +329,39 @@ void cp_received_rec(const cp_comm *rec, const MPI_Status *st);
 /* The same, with the peer as a world rank. */
 void cp_sent_world(int world, uint64_t bytes);
 
-/* Collective accounting: one call of `ns` with `bytes` of this rank's send
+/* Collective accounting: one call of `ticks` with `bytes` of this rank's send
  * buffer. */
-void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ns);
+void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks);
 /* Time spent completing a nonblocking collective of type t on rec. */
-void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns);
-/* A v/w collective: one call of `ns`, bytes to each member from counts
+void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks);
+/* A v/w collective: one call of `ticks`, bytes to each member from counts
  * (types per member when `types` is given), and their sum as its bytes. */
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
-                   const MPI_Datatype *types, MPI_Datatype type, int64_t ns);
+                   const MPI_Datatype *types, MPI_Datatype type, int64_t ticks);
 /* A rooted collective whose root sends (Bcast, Scatter, Scatterv): one
- * call of `ns`; at the root (MPI_ROOT included), `count` elements of
+ * call of `ticks`; at the root (MPI_ROOT included), `count` elements of
  * `type` (counts[i] when counts is given) to every other member, and as
  * its bytes its send buffer: that one block for a broadcast (`one_block`),
  * else every member's block.  The send arguments are read at the root
  * only, where they are significant. */
 void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
                        int count, MPI_Datatype type, int one_block,
-                       int64_t ns);
+                       int64_t ticks);
 /* A rooted collective whose members send to the root (Reduce, Gather,
- * Gatherv): one call of `ns` with `count` elements of `type` as its bytes,
+ * Gatherv): one call of `ticks` with `count` elements of `type` as its bytes,
  * sent to the root unless this is the root; nothing in the root group of
  * an intercommunicator (root MPI_ROOT or MPI_PROC_NULL), where the send
  * arguments are not significant. */
 void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
-                     MPI_Datatype type, int64_t ns);
-/* A neighbourhood collective: one call of `ns`; `count` elements of `type`
+                     MPI_Datatype type, int64_t ticks);
+/* A neighbourhood collective: one call of `ticks`; `count` elements of `type`
  * (counts[j], types[j] when given) to out-neighbour j, nothing to
  * MPI_PROC_NULL, and as its bytes its send buffer: one block when every
  * neighbour gets the same (`one_block`: the allgathers), else the sum of
  * the blocks. */
 void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
                        const MPI_Datatype *types, MPI_Datatype type,
-                       int one_block, int64_t ns);
+                       int one_block, int64_t ticks);
 
 /* One-sided: bytes to `target` of the window. */
 void cp_rma(MPI_Win win, int target, uint64_t bytes);
@@ -273,8 +383,13 @@ typedef struct cp_req_info {
 /* Allocate the tables (at MPI_Init; 0 on success). */
 int cp_tables_init(void);
 void cp_req_add(MPI_Request req, const cp_req_info *info);
-/* Look up (and, unless persistent, forget) a request; 0 if unknown. */
-int cp_req_take(MPI_Request req, cp_req_info *info);
+/* Read before a completion call, so that it takes the entries of the
+ * requests it completes, not those of requests another thread started
+ * with the same handles since (see requests.c). */
+uint64_t cp_req_ticket(void);
+/* Look up (and, unless persistent, forget) a request tracked before
+ * `ticket`; 0 if unknown. */
+int cp_req_take(MPI_Request req, uint64_t ticket, cp_req_info *info);
 int cp_req_find(MPI_Request req, cp_req_info *info);
 void cp_req_forget(MPI_Request req);
 int cp_req_empty(void);
@@ -290,9 +405,10 @@ void cp_tables_free(void);
  * are in `before`, with statuses `st` (indices `idx` when not NULL).  The
  * call's time is charged when recording; a receive's bytes are counted
  * when it was posted while recording (a persistent one when recording at
- * its completion). */
+ * its completion).  t0 and ticket (cp_req_ticket) are read before the
+ * call. */
 void cp_completed(const MPI_Request *before, int n, const int *idx,
-                  const MPI_Status *st, int64_t t0);
+                  const MPI_Status *st, int64_t t0, uint64_t ticket);
 
 /* ------------------------------------------------------------ lifetime */
 
@@ -321,5 +437,7 @@ int cp_recorded_anything(void);
 int cp_write_partial(const char *tmp, const char *path);
 /* The hidden temporary name a profile `path` is written through. */
 void cp_tmp_name(char *tmp, size_t size, const char *path);
+
+#pragma GCC visibility pop
 
 #endif

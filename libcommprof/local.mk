@@ -8,7 +8,7 @@ libcommprof_libcommprof_la_SOURCES = \
 	libcommprof/wrappers.def libcommprof/wrappers.c \
 	libcommprof/state.c libcommprof/comm.c libcommprof/requests.c \
 	libcommprof/completion.c libcommprof/lifecycle.c libcommprof/writer.c \
-	libcommprof/partial.c
+	libcommprof/partial.c libcommprof/clock.c
 libcommprof_libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libcommprof_libcommprof_la_LIBADD = $(MPI_LIBS) $(PTHREAD_LIBS)
 libcommprof_libcommprof_la_LDFLAGS = -version-info 0:0:0
@@ -20,7 +20,8 @@ EXTRA_DIST += libcommprof/commprof.pc.in
 # MPI tests: programs with known patterns, checked exactly
 # (tests/commprof_check.py) by one script each.
 check_PROGRAMS += tests/mpi/pattern tests/mpi/p2p_all tests/mpi/coll_all \
-	tests/mpi/intercomm tests/mpi/rma_all tests/mpi/threads tests/mpi/abort
+	tests/mpi/intercomm tests/mpi/rma_all tests/mpi/threads tests/mpi/abort \
+	tests/mpi/timing tests/mpi/requests
 CP_TEST_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 tests_mpi_pattern_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_pattern_LDADD = $(MPI_LIBS)
@@ -36,8 +37,13 @@ tests_mpi_threads_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_threads_LDADD = $(MPI_LIBS) $(PTHREAD_LIBS)
 tests_mpi_abort_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_abort_LDADD = $(MPI_LIBS)
+tests_mpi_timing_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_timing_LDADD = $(MPI_LIBS)
+tests_mpi_requests_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_requests_LDADD = $(MPI_LIBS)
 CP_TESTS = tests/commprof_pattern.sh tests/commprof_p2p.sh \
 	tests/commprof_coll.sh tests/commprof_intercomm.sh tests/commprof_rma.sh \
-	tests/commprof_threads.sh tests/commprof_abort.sh
+	tests/commprof_threads.sh tests/commprof_abort.sh \
+	tests/commprof_timing.sh tests/commprof_requests.sh
 TESTS += $(CP_TESTS)
 EXTRA_DIST += $(CP_TESTS) tests/commprof_lib.sh tests/commprof_check.py

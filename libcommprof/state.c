@@ -35,6 +35,55 @@ static int env_flag(const char *name, int dflt)
              strcmp(v, "no") == 0 || strcmp(v, "false") == 0);
 }
 
+/* The sizes of the predefined datatypes, the ones most calls pass, in an
+ * open-addressing table filled at MPI_Init and only read after it (no
+ * lock): a lookup costs a few ns less than PMPI_Type_size_x, on every
+ * send.  Predefined types are never freed, so no entry goes stale. */
+#define SIZES_BITS 7
+static struct size_slot {
+    uint64_t key; /* the handle; 0: empty */
+    uint64_t size;
+} sizes[1 << SIZES_BITS];
+
+static uint64_t type_key(MPI_Datatype dt)
+{
+    uint64_t k = 0;
+    memcpy(&k, &dt, sizeof dt < sizeof k ? sizeof dt : sizeof k);
+    return k;
+}
+
+static size_t size_slot(uint64_t key)
+{
+    return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SIZES_BITS));
+}
+
+static void sizes_init(void)
+{
+    const MPI_Datatype predefined[] = {
+        MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_SHORT,
+        MPI_UNSIGNED_SHORT, MPI_INT, MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG,
+        MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG, MPI_FLOAT, MPI_DOUBLE,
+        MPI_LONG_DOUBLE, MPI_WCHAR, MPI_C_BOOL, MPI_INT8_T, MPI_INT16_T,
+        MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T,
+        MPI_UINT64_T, MPI_AINT, MPI_COUNT, MPI_OFFSET, MPI_C_FLOAT_COMPLEX,
+        MPI_C_DOUBLE_COMPLEX, MPI_PACKED, MPI_FLOAT_INT, MPI_DOUBLE_INT,
+        MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_INTEGER, MPI_REAL,
+        MPI_DOUBLE_PRECISION, MPI_COMPLEX, MPI_DOUBLE_COMPLEX, MPI_LOGICAL,
+        MPI_CHARACTER, MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION};
+    size_t mask = ((size_t)1 << SIZES_BITS) - 1;
+    for (size_t j = 0; j < sizeof predefined / sizeof *predefined; j++) {
+        MPI_Count size = 0;
+        uint64_t key = type_key(predefined[j]);
+        if (!key || PMPI_Type_size_x(predefined[j], &size) != MPI_SUCCESS ||
+            size <= 0)
+            continue; /* a type this library lacks (no Fortran) */
+        size_t i = size_slot(key);
+        while (sizes[i].key && sizes[i].key != key)
+            i = (i + 1) & mask;
+        sizes[i] = (struct size_slot){key, (uint64_t)size};
+    }
+}
+
 void cp_start(void)
 {
     if (cp.initialized)
@@ -66,6 +115,8 @@ void cp_start(void)
     PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN,
                            &cp.win_keyval, NULL);
     cp_take_facts();
+    sizes_init();
+    cp_clock_init();
     cp.t_init = cp_now();
     cp.initialized = 1;
     cp_partial_setup();
@@ -99,7 +150,7 @@ static void zero(uint64_t *a, size_t n)
 
 static void clear_counters(void)
 {
-    zero(cp.type_ns, CP_NTYPES);
+    zero(cp.type_ticks, CP_NTYPES);
     zero(cp.type_calls, CP_NTYPES);
     zero(cp.sent_bytes, 6 * (size_t)cp.world_size);
     pthread_mutex_lock(&cp.lock);
@@ -108,7 +159,7 @@ static void clear_counters(void)
             cp_coll *k = &c->coll[t];
             zero(&k->calls, 1);
             zero(&k->bytes, 1);
-            zero(&k->ns, 1);
+            zero(&k->ticks, 1);
             uint64_t *peers = __atomic_load_n(&k->peers, __ATOMIC_ACQUIRE);
             if (peers)
                 zero(peers, (size_t)cp_comm_peers(c));
@@ -135,6 +186,11 @@ uint64_t cp_bytes(int count, MPI_Datatype dt)
 {
     if (count <= 0 || dt == MPI_DATATYPE_NULL)
         return 0;
+    uint64_t key = type_key(dt);
+    size_t mask = ((size_t)1 << SIZES_BITS) - 1;
+    for (size_t i = size_slot(key); sizes[i].key; i = (i + 1) & mask)
+        if (sizes[i].key == key)
+            return (uint64_t)count * sizes[i].size;
     MPI_Count size = 0;
     if (PMPI_Type_size_x(dt, &size) != MPI_SUCCESS || size <= 0)
         return 0;
@@ -181,7 +237,9 @@ void cp_sent_world(int world, uint64_t bytes)
 
 void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt)
 {
-    cp_sent_world(cp_peer_world(comm, dest), cp_bytes(count, dt));
+    int world = cp_peer_world(comm, dest);
+    if (world >= 0) /* not MPI_PROC_NULL: worth a datatype's size */
+        cp_sent_world(world, cp_bytes(count, dt));
 }
 
 /* Count a receive from world rank `world` as its status tells. */
@@ -189,9 +247,7 @@ static void received_from(int world, const MPI_Status *st)
 {
     if (world < 0 || world >= cp.world_size)
         return;
-    MPI_Count bytes = 0;
-    PMPI_Get_elements_x(st, MPI_BYTE, &bytes);
-    cp_add(&cp.recv_bytes[world], bytes > 0 ? (uint64_t)bytes : 0);
+    cp_add(&cp.recv_bytes[world], cp_status_bytes(st));
     cp_add(&cp.recv_msgs[world], 1);
 }
 
@@ -226,27 +282,27 @@ static uint64_t *peers_of(cp_comm *c, cp_type t)
     return p;
 }
 
-static void add_call(cp_coll *k, uint64_t bytes, int64_t ns)
+static void add_call(cp_coll *k, uint64_t bytes, int64_t ticks)
 {
     cp_add(&k->calls, 1);
     cp_add(&k->bytes, bytes);
-    cp_add(&k->ns, (uint64_t)(ns > 0 ? ns : 0));
+    cp_add(&k->ticks, (uint64_t)(ticks > 0 ? ticks : 0));
 }
 
-void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ns)
+void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks)
 {
     cp_comm *c = cp_comm_get(comm);
     if (c)
-        add_call(&c->coll[t], bytes, ns);
+        add_call(&c->coll[t], bytes, ticks);
 }
 
-void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ns)
+void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks)
 {
-    cp_add(&rec->coll[t].ns, (uint64_t)(ns > 0 ? ns : 0));
+    cp_add(&rec->coll[t].ticks, (uint64_t)(ticks > 0 ? ticks : 0));
 }
 
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
-                   const MPI_Datatype *types, MPI_Datatype type, int64_t ns)
+                   const MPI_Datatype *types, MPI_Datatype type, int64_t ticks)
 {
     cp_comm *c = cp_comm_get(comm);
     uint64_t *peers = c ? peers_of(c, t) : NULL;
@@ -258,12 +314,12 @@ void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
         cp_add(&peers[i], b);
         sum += b;
     }
-    add_call(&c->coll[t], sum, ns);
+    add_call(&c->coll[t], sum, ticks);
 }
 
 void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
                        int count, MPI_Datatype type, int one_block,
-                       int64_t ns)
+                       int64_t ticks)
 {
     cp_comm *c = cp_comm_get(comm);
     if (!c)
@@ -272,7 +328,7 @@ void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
      * member; an intracommunicator's to every member but itself. */
     int me = c->remote_size ? -1 : cp_comm_rank(comm);
     if (root != MPI_ROOT && (me < 0 || root != me)) {
-        add_call(&c->coll[t], 0, ns);
+        add_call(&c->coll[t], 0, ticks);
         return;
     }
     uint64_t *peers = peers_of(c, t);
@@ -283,17 +339,17 @@ void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
         if (i != me && peers)
             cp_add(&peers[i], b);
     }
-    add_call(&c->coll[t], one_block ? block : sum, ns);
+    add_call(&c->coll[t], one_block ? block : sum, ticks);
 }
 
 void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
-                     MPI_Datatype type, int64_t ns)
+                     MPI_Datatype type, int64_t ticks)
 {
     cp_comm *c = cp_comm_get(comm);
     if (!c)
         return;
     if (root == MPI_ROOT || root == MPI_PROC_NULL) {
-        add_call(&c->coll[t], 0, ns);
+        add_call(&c->coll[t], 0, ticks);
         return;
     }
     uint64_t bytes = cp_bytes(count, type);
@@ -303,12 +359,12 @@ void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
         if (peers)
             cp_add(&peers[root], bytes);
     }
-    add_call(&c->coll[t], bytes, ns);
+    add_call(&c->coll[t], bytes, ticks);
 }
 
 void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
                        const MPI_Datatype *types, MPI_Datatype type,
-                       int one_block, int64_t ns)
+                       int one_block, int64_t ticks)
 {
     cp_comm *c;
     const int *out;
@@ -326,5 +382,5 @@ void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
         if (out[j] >= 0 && peers)
             cp_add(&peers[out[j]], b);
     }
-    add_call(&c->coll[t], one_block ? block : sum, ns);
+    add_call(&c->coll[t], one_block ? block : sum, ticks);
 }

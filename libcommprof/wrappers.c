@@ -33,15 +33,15 @@
             cp_received_rec(msg_rec_, st);                                   \
     } while (0)
 #define IMRECV() TRACK(.type = CP_P2P, .rec = msg_rec_)
-#define COLL(T, comm, bytes) cp_coll_add(comm, T, bytes, ns)
+#define COLL(T, comm, bytes) cp_coll_add(comm, T, bytes, ticks)
 #define PEERS(T, comm, counts, types, type)                                  \
-    cp_coll_peers(comm, T, counts, types, type, ns)
+    cp_coll_peers(comm, T, counts, types, type, ticks)
 #define FROM_ROOT(T, comm, root, counts, count, type, one_block)             \
-    cp_coll_from_root(comm, T, root, counts, count, type, one_block, ns)
+    cp_coll_from_root(comm, T, root, counts, count, type, one_block, ticks)
 #define TO_ROOT(T, comm, root, count, type)                                  \
-    cp_coll_to_root(comm, T, root, count, type, ns)
+    cp_coll_to_root(comm, T, root, count, type, ticks)
 #define NEIGHBORS(T, comm, counts, count, types, type, one_block)            \
-    cp_coll_neighbors(comm, T, counts, count, types, type, one_block, ns)
+    cp_coll_neighbors(comm, T, counts, count, types, type, one_block, ticks)
 #define ICOLL(T) TRACK(.type = T, .rec = cp_comm_get(comm))
 #define IRMA() TRACK(.type = CP_RMA)
 #define RMA(win, target, count, type) cp_rma(win, target, cp_bytes(count, type))
@@ -70,11 +70,11 @@
         int64_t t0 = cp_now();                                               \
         BEFORE;                                                              \
         int rc = PMPI_##NAME ARGS;                                           \
-        int64_t ns = cp_now() - t0;                                          \
+        int64_t ticks = cp_now() - t0;                                       \
         if (on_)                                                             \
-            cp_charge(TYPE, ns);                                             \
+            cp_charge(TYPE, ticks);                                          \
         AFTER;                                                               \
-        (void)ns;                                                            \
+        (void)ticks;                                                         \
         return rc;                                                           \
     }
 #define W(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                           \

@@ -337,7 +337,7 @@ static void pack_row(words *b, const uint64_t *bytes, const uint64_t *msgs)
         }
 }
 
-static void pack_comm(words *b, const cp_comm *c)
+static void pack_comm(words *b, const cp_comm *c, cp_rate r)
 {
     word(b, (uint64_t)c->size);
     for (int i = 0; i < c->size; i++)
@@ -357,7 +357,7 @@ static void pack_comm(words *b, const cp_comm *c)
         word(b, (uint64_t)t);
         word(b, k->calls);
         word(b, k->bytes);
-        word(b, k->ns);
+        word(b, cp_ns(k->ticks, r));
         uint64_t nnz = 0;
         for (int i = 0; k->peers && i < npeers; i++)
             nnz += k->peers[i] != 0;
@@ -370,11 +370,13 @@ static void pack_comm(words *b, const cp_comm *c)
     }
 }
 
+/* Times go in ns, converted at this rank's rate. */
 static void pack(words *b)
 {
-    word(b, (uint64_t)(cp.t_finalize - cp.t_init));
+    cp_rate r = cp_clock_rate();
+    word(b, cp_ns((uint64_t)(cp.t_finalize - cp.t_init), r));
     for (int t = 0; t < CP_NTYPES; t++) {
-        word(b, cp.type_ns[t]);
+        word(b, cp_ns(cp.type_ticks[t], r));
         word(b, cp.type_calls[t]);
     }
     pack_row(b, cp.sent_bytes, cp.sent_msgs);
@@ -385,7 +387,7 @@ static void pack(words *b)
         ncomms++;
     word(b, ncomms);
     for (cp_comm *c = cp.comms; c; c = c->next)
-        pack_comm(b, c);
+        pack_comm(b, c, r);
 }
 
 /* A reader over one rank's words. */
@@ -645,14 +647,15 @@ static int comm_used(const cp_comm *c)
 static void put_partial(out *o, const void *arg)
 {
     (void)arg;
+    cp_rate r = cp_clock_rate();
     uint64_t ns[CP_NTYPES], calls[CP_NTYPES];
     for (int t = 0; t < CP_NTYPES; t++) {
-        ns[t] = cp_load(&cp.type_ns[t]);
+        ns[t] = cp_ns(cp_load(&cp.type_ticks[t]), r);
         calls[t] = cp_load(&cp.type_calls[t]);
     }
     put_header(o, 1);
     put_rank_head(o, cp.world_rank, cp.host, cp.local_rank, cp.cpus,
-                  (uint64_t)(cp_now() - cp.t_init), ns, calls);
+                  cp_ns((uint64_t)(cp_now() - cp.t_init), r), ns, calls);
     const uint64_t *rows[3][2] = {{cp.sent_bytes, cp.sent_msgs},
                                   {cp.recv_bytes, cp.recv_msgs},
                                   {cp.rma_bytes, cp.rma_ops}};
@@ -675,7 +678,7 @@ static void put_partial(out *o, const void *arg)
             if (!kcalls)
                 continue;
             put_record(o, first, cp.world_rank, (uint64_t)t, kcalls,
-                       cp_load(&k->bytes), cp_load(&k->ns));
+                       cp_load(&k->bytes), cp_ns(cp_load(&k->ticks), r));
             first = 0;
             const uint64_t *peers = __atomic_load_n(&k->peers,
                                                     __ATOMIC_ACQUIRE);

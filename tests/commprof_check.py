@@ -20,6 +20,11 @@
   commprof_check.py threads PROFILE          tests/mpi/threads.c (4 ranks)
   commprof_check.py partial FOLDER VARIANT   the partial files
       tests/mpi/abort.c VARIANT (abort, exit, signal) left in FOLDER
+  commprof_check.py timing PROFILE STDOUT CLOCK   tests/mpi/timing.c (4
+      ranks) timed with CLOCK (tsc or monotonic); STDOUT: what each rank
+      measured itself
+  commprof_check.py requests PROFILE STDOUT  tests/mpi/requests.c (4
+      ranks); STDOUT: its completion calls
 """
 import glob
 import json
@@ -601,10 +606,85 @@ def check_partial(folder, variant):
             (half, ()): {(r, "bcast"): (1, 16 if root else 0, {1: 16} if root else {})}})
 
 
+def check_timing(prof, stdout, clock):
+    """tests/mpi/timing.c on 4 ranks: only intervals that contain one
+    another are compared, so no figure depends on the machine's speed.
+    With CLOCK_MONOTONIC the program's and the profile's intervals nest
+    exactly; TSC ticks are converted at a rate measured over the run, and
+    NTP may slew CLOCK_MONOTONIC (at most 500 ppm) at another rate during
+    one interval than over the whole run, so those comparisons allow 0.2%.
+    """
+    tol = 0 if clock == "monotonic" else 2e-3
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    seen = {}
+    for line in open(stdout):
+        words = line.split()
+        if len(words) > 2 and words[0] == "rank":
+            seen[int(words[1])] = {k: int(v) for k, v in zip(words[2::2], words[3::2])}
+    expect("ranks that printed", sorted(seen), list(range(n)))
+    # The operation sleeps inside the calls: some rank applies it in the
+    # allreduces and in the reduce (else the test proves nothing).
+    for t in ("allreduce", "reduce"):
+        expect(f"operation applied in the {t}", sum(v[f"{t}_ops"] for v in seen.values()) > 0,
+               True)
+    world = {(c["rank"], c["type"]): c for comm in prof["communicators"]
+             if comm["members"] == list(range(n)) for c in comm["collectives"]}
+
+    def within(what, low, got, high):
+        expect(f"{what}: {low} <= {got} <= {high}",
+               low * (1 - tol) <= got <= high * (1 + tol), True)
+
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        if r not in seen:
+            continue
+        me, types = seen[r], rk["types"]
+        wall, mpi = rk["wall_ns"], rk["mpi_ns"]
+        # Barrier; 3 Allreduce, Iallreduce and its Wait; Reduce.
+        expect(f"rank {r} calls", {t: v["calls"] for t, v in types.items()},
+               {"barrier": 1, "allreduce": 5, "reduce": 1})
+        expect(f"rank {r} types' ns add up to mpi_ns", sum(v["ns"] for v in types.values()), mpi)
+        expect(f"rank {r} mpi_ns {mpi} <= wall_ns {wall}", mpi <= wall, True)
+        # Init to Finalize in the profile lies between the program's times
+        # from after MPI_Init to before MPI_Finalize and from before MPI_Init
+        # to after MPI_Finalize.
+        within(f"rank {r} wall_ns", me["inner"], wall, me["outer"])
+        expect(f"rank {r} wall - mpi {wall - mpi} covers the {me['compute']} ns slept "
+               "outside MPI", wall - mpi >= me["compute"] * (1 - tol), True)
+        for t in ("barrier", "allreduce", "reduce"):
+            # The sleeps inside the calls <= their time <= the time around.
+            within(f"rank {r} {t} ns", me.get(f"{t}_inside", 0), types[t]["ns"],
+                   me[f"{t}_around"])
+            # All on MPI_COMM_WORLD: the communicator's record has the same
+            # time as the type, the Wait of the Iallreduce included.
+            expect(f"rank {r} {t} ns on MPI_COMM_WORLD", world[(r, t)]["ns"], types[t]["ns"])
+
+
+def check_requests(prof, stdout):
+    """tests/mpi/requests.c on 4 ranks: 2 rounds of 600 messages, tag t of
+    t % 17 + 1 bytes: 2 x (35 x (1 + ... + 17) + (1 + ... + 5)) = 10740 B."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    completions = {}
+    for line in open(stdout):
+        m = re.match(r"rank (\d+) completions (\d+)$", line.strip())
+        if m:
+            completions[int(m.group(1))] = int(m.group(2))
+    expect("ranks that printed", sorted(completions), list(range(n)))
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        expect(f"rank {r} sent", rows(rk["sent"]), {(r + 1) % n: (10740, 1200)})
+        expect(f"rank {r} received", rows(rk["received"]), {(r - 1) % n: (10740, 1200)})
+        # 1200 Irecv, 1200 Send and the completion calls.
+        expect(f"rank {r} calls", {t: v["calls"] for t, v in rk["types"].items()},
+               {"p2p": 2400 + completions.get(r, 0)})
+
+
 def main():
     if len(sys.argv) < 3 or sys.argv[1] not in (
             "pattern", "late", "fortran", "fortran_calls", "monitoring", "p2p", "coll",
-            "intercomm", "rma", "threads", "partial"):
+            "intercomm", "rma", "threads", "partial", "timing", "requests"):
         print(__doc__)
         return 2
     prof = None if sys.argv[1] == "partial" else json.load(open(sys.argv[2]))
@@ -623,6 +703,10 @@ def main():
         check_fortran(prof)
     elif sys.argv[1] == "fortran_calls":
         check_fortran_calls(prof, sys.argv[3])
+    elif sys.argv[1] == "timing":
+        check_timing(prof, sys.argv[3], sys.argv[4])
+    elif sys.argv[1] == "requests":
+        check_requests(prof, sys.argv[3])
     else:
         check_monitoring(prof, sys.argv[3])
     for f in failures:
