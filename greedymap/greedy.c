@@ -330,14 +330,17 @@ static void place(greedy *s, int t, int n, gm_place *map)
     }
 }
 
+/* Returns 1 when stop asked to end before every task was placed. */
 static int run(greedy *s, const gm_config *c, const int *order,
-               gm_place *map, tg_error *err)
+               int (*stop)(void *), void *arg, gm_place *map, tg_error *err)
 {
     const int n = s->m->n;
     int last = c->seed ? (int)(((u128)tg_rng_next(&s->rng) * (unsigned)n) >>
                                64)
                        : 0;
     for (int i = 0; i < s->g->n; i++) {
+        if (stop && stop(arg))
+            return 1;
         int t = order[i], node = last;
         int pick = i > 0 && !(c->pack && s->fr.left[last] > 0);
         if (pick || s->kind != GM_COST_HOPBYTES)
@@ -354,8 +357,9 @@ static int run(greedy *s, const gm_config *c, const int *order,
     return 0;
 }
 
-int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
-                 gm_place *map, tg_error *err)
+/* The checks both entry points share. */
+static int check_args(const tg_graph *g, const gm_machine *m,
+                      const gm_config *c, tg_error *err)
 {
     int rc = gm_config_check(c, err);
     if (rc)
@@ -365,19 +369,58 @@ int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "%d tasks do not fit on %lld slots", g->n,
                             (long long)slots);
-    if (g->n == 0)
-        return 0;
+    return 0;
+}
+
+static int map_in_order(const tg_graph *g, const gm_machine *m,
+                        const gm_config *c, const int *order,
+                        int (*stop)(void *), void *arg, gm_place *map,
+                        tg_error *err)
+{
+    greedy s;
+    memset(&s, 0, sizeof s);
+    int rc = greedy_init(&s, g, m, c, err);
+    if (!rc)
+        rc = run(&s, c, order, stop, arg, map, err);
+    greedy_free(&s);
+    return rc;
+}
+
+int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
+                 gm_place *map, tg_error *err)
+{
+    int rc = check_args(g, m, c, err);
+    if (rc || g->n == 0)
+        return rc;
     int *order = malloc((size_t)g->n * sizeof *order);
     if (!order)
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
-    greedy s;
-    memset(&s, 0, sizeof s);
     rc = gm_task_order(g, m, c, order, err);
     if (!rc)
-        rc = greedy_init(&s, g, m, c, err);
-    if (!rc)
-        rc = run(&s, c, order, map, err);
-    greedy_free(&s);
+        rc = map_in_order(g, m, c, order, NULL, NULL, map, err);
     free(order);
     return rc;
+}
+
+int gm_greedymap_run(const tg_graph *g, const gm_machine *m,
+                     const gm_config *c, const int *order,
+                     int (*stop)(void *arg), void *arg, gm_place *map,
+                     tg_error *err)
+{
+    int rc = check_args(g, m, c, err);
+    if (rc || g->n == 0)
+        return rc;
+    /* A task twice would leave another unplaced. */
+    unsigned char *seen = calloc((size_t)g->n, 1);
+    if (!seen)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    for (int i = 0; i < g->n && !rc; i++) {
+        if (order[i] < 0 || order[i] >= g->n || seen[order[i]]++)
+            rc = tg_error_set(err, TG_EINVAL, NULL, 0,
+                              "task list: entry %d (%d) is out of range or "
+                              "a repeat",
+                              i, order[i]);
+    }
+    free(seen);
+    return rc ? rc : map_in_order(g, m, c, order, stop, arg, map, err);
 }

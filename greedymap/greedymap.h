@@ -527,6 +527,18 @@ int gm_partition(const tg_graph *g, const gm_machine *m, uint64_t seed,
  * bit for bit. */
 int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
                  gm_place *map, tg_error *err);
+/* gm_greedymap with the task list given and a way to stop early.  order
+ * (g->n entries, every task once) replaces the list of c->order, so a
+ * caller that maps several configurations with one list (gm_task_order's)
+ * computes it once.  stop, when not NULL, is called with arg before each
+ * task is placed; when it returns non-zero the run ends there and returns
+ * 1, map incomplete.  Placing one task evaluates at most Delta candidate
+ * nodes against its placed neighbours, so a request is seen that soon.
+ * Same configuration, seed and list: the same mapping as gm_greedymap. */
+int gm_greedymap_run(const tg_graph *g, const gm_machine *m,
+                     const gm_config *c, const int *order,
+                     int (*stop)(void *arg), void *arg, gm_place *map,
+                     tg_error *err);
 
 #ifdef __cplusplus
 }
