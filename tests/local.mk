@@ -15,7 +15,11 @@ AM_TESTS_ENVIRONMENT = \
 	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
 	CALLS_F='$(CALLS_F)'; CALLS_F08='$(CALLS_F08)'; export CALLS_F CALLS_F08; \
 	COMMPROF_RUN='$(abs_top_builddir)/scripts/commprof-run'; export COMMPROF_RUN; \
+	PARMAPPER='$(abs_top_builddir)/parmapper/parmapper'; export PARMAPPER; \
 	EXAMPLES='$(abs_top_builddir)/examples'; export EXAMPLES; \
+	TOPOMAP_RUN='$(abs_top_builddir)/scripts/topomap-run'; \
+	TOPOMAP_SELECT_GRAPH='$(abs_top_builddir)/scripts/topomap-select-graph'; \
+	export TOPOMAP_RUN TOPOMAP_SELECT_GRAPH; \
 	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
 	SCOTCH_GTST SCOTCH_GCV COMMPROF_LIB PATTERN;
 
@@ -75,6 +79,23 @@ EXTRA_DIST += tests/cli_commprof_run.sh
 TESTS += tests/cli_greedymap.sh
 EXTRA_DIST += tests/cli_greedymap.sh
 
+# parmapper: the Pareto front and selection, gm_greedymap_run (check),
+# and the program under mpirun (tests/parmapper_*.sh, checked by
+# tests/parmapper_check.py); tests/mpi/whereami reports bindings.
+check_PROGRAMS += tests/test_parmapper tests/mpi/whereami
+tests_test_parmapper_SOURCES = tests/test_parmapper.c parmapper/pareto.c \
+	parmapper/pareto.h
+tests_test_parmapper_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap \
+	-I$(top_srcdir)/parmapper
+tests_test_parmapper_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_parmapper_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
+tests_mpi_whereami_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(HWLOC_CFLAGS)
+tests_mpi_whereami_LDADD = $(MPI_LIBS) $(HWLOC_LIBS)
+PM_TESTS = tests/parmapper_same.sh tests/parmapper_offline.sh \
+	tests/parmapper_rankfile.sh tests/parmapper_errors.sh
+TESTS += tests/test_parmapper $(PM_TESTS)
+EXTRA_DIST += $(PM_TESTS) tests/parmapper_lib.sh tests/parmapper_check.py
+
 # libcommprof's Fortran wrappers: tests/mpi/pattern_f.F90 and calls_f.F90,
 # each built by mpifort with `use mpi` and with `use mpi_f08` (-DF08) when
 # configure found a working one; else the program variables are empty and
@@ -111,3 +132,10 @@ EXTRA_DIST += tests/fortran_pattern.sh tests/mpi/pattern_f.F90 tests/mpi/calls_f
 # against tests/examples_check.py.
 TESTS += tests/examples_mpi.sh
 EXTRA_DIST += tests/examples_mpi.sh tests/examples_check.py
+
+# The pipeline scripts: topomap-run, topomap-select-graph and
+# topomap-plot pareto (scripts/).
+PIPELINE_TESTS = tests/pipeline_run.sh tests/pipeline_select.sh \
+	tests/pipeline_plot.sh
+TESTS += $(PIPELINE_TESTS)
+EXTRA_DIST += $(PIPELINE_TESTS) tests/pipeline_lib.sh

@@ -1,0 +1,181 @@
+/* main.c: parmapper, the parallel mapper (papers/001, 4.2): the steps of
+ * parmapper.h in order, every failure agreed on by all ranks, which then
+ * finalize MPI and exit with the same code. */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "parmapper.h"
+
+/* pm_parse on every rank, printing on rank 0 only: every rank reads the
+ * same arguments and comes to the same result. */
+static int parse_quietly(int rank, int argc, char **argv, pm_options *o)
+{
+    if (rank == 0)
+        return pm_parse(argc, argv, o);
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+    int rc = pm_parse(argc, argv, o);
+    fflush(stdout);
+    fflush(stderr);
+    if (out >= 0) {
+        dup2(out, STDOUT_FILENO);
+        close(out);
+    }
+    if (err >= 0) {
+        dup2(err, STDERR_FILENO);
+        close(err);
+    }
+    return rc;
+}
+
+/* Everything a run holds, freed in one place. */
+typedef struct job {
+    pm_options o;
+    pm_hosts hosts;
+    gm_machine *m;
+    tg_graph *g;
+    pm_slots slots;
+    int *cpus, ncpus;
+    pm_outputs outs;
+    gm_config *configs;
+    int nconfigs;
+    pm_search *search;
+    pm_result result;
+    double t0;
+} job;
+
+static void job_free(job *j)
+{
+    pm_outputs_abort(&j->outs);
+    pm_result_free(&j->result);
+    if (j->search && pm_search_abandoned(j->search))
+        return; /* its thread still reads the machine, graph and configs */
+    pm_search_free(j->search);
+    free(j->configs);
+    free(j->cpus);
+    pm_slots_free(&j->slots);
+    tg_graph_free(j->g);
+    gm_machine_free(j->m);
+    pm_hosts_free(&j->hosts);
+}
+
+/* Rank 0, after the choice: every metric of the chosen and of the block
+ * mapping, the outputs, and a summary line.  Returns the exit code. */
+static int finish(job *j, int nranks)
+{
+    tg_error err;
+    gm_metrics chosen, deflt;
+    const pm_result *r = &j->result;
+    gm_place *block = malloc(((size_t)j->g->n + 1) * sizeof *block);
+    if (!block) {
+        fputs("parmapper: out of memory\n", stderr);
+        return 1;
+    }
+    int rc = gm_evaluate(j->g, j->m, r->map, 0, NULL, &chosen, &err);
+    if (!rc)
+        rc = gm_baseline_map(j->g, j->m, GM_BASE_BLOCK, 0, block, &err);
+    if (!rc)
+        rc = gm_evaluate(j->g, j->m, block, 0, NULL, &deflt, &err);
+    free(block);
+    if (rc)
+        return cli_fail(&err);
+    pm_report_input in = {&j->o,     j->g,          j->m,       &j->hosts,
+                          j->configs, j->nconfigs,  r,          &chosen,
+                          &deflt,     j->cpus,      j->ncpus,   0,
+                          nranks};
+    in.total_seconds = MPI_Wtime() - j->t0;
+    if ((rc = pm_outputs_write(&j->outs, &in, &j->slots)))
+        return rc;
+    const pm_point *p = &r->front.p[r->chosen];
+    gm_config c = j->configs[p->config];
+    c.seed = p->seed;
+    char text[256];
+    int64_t runs = 0;
+    for (int i = 0; i < r->nranks; i++)
+        runs += r->runs[i];
+    printf("chosen: %s: hop-bytes avg %.2f, max %" PRIu64
+           " (default: avg %.2f, max %" PRIu64 "); %d on the front, %" PRId64
+           " runs on %d ranks in %.2f s\n",
+           gm_config_format(&c, text, sizeof text), chosen.hop_bytes_avg,
+           chosen.hop_bytes_max, deflt.hop_bytes_avg, deflt.hop_bytes_max,
+           r->front.n, runs, nranks, r->seconds);
+    return 0;
+}
+
+static int run(MPI_Comm comm, int argc, char **argv, job *j)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    tg_error err;
+    int rc = parse_quietly(rank, argc, argv, &j->o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    rc = pm_discover(comm, &j->hosts, &err) ? 1 : 0;
+    if ((rc = pm_agree(comm, rc, &err)) ||
+        (rc = pm_share_machine(comm, &j->o, &j->hosts, &j->m)) ||
+        (rc = pm_share_graph(comm, &j->o, j->m, &j->g)))
+        return rc;
+    if (rank == 0) {
+        rc = pm_slots_make(&j->o, j->m, &j->hosts, &j->slots);
+        if (!rc && j->o.slurm_hostfile)
+            rc = pm_slurm_cpus(j->m, &j->slots, &j->cpus, &j->ncpus);
+        if (!rc)
+            rc = pm_outputs_open(&j->o, &j->outs);
+    }
+    if ((rc = pm_agree(comm, rc, NULL)))
+        return rc;
+    rc = gm_configurations(j->m, &j->configs, &j->nconfigs, &err) ? 1 : 0;
+    if ((rc = pm_agree(comm, rc, &err)))
+        return rc;
+    pm_search_input in = {j->g,
+                          j->m,
+                          j->configs,
+                          j->nconfigs,
+                          j->o.a.seed,
+                          j->o.time,
+                          j->o.first,
+                          j->o.select == PM_SELECT_MAXLOAD
+                              ? 0u
+                              : (unsigned)GM_METRICS_NO_LOAD};
+    rc = pm_search_run(comm, &in, &j->search, &err) ? 1 : 0;
+    if ((rc = pm_agree(comm, rc, &err)) ||
+        (rc = pm_choose(comm, &j->o, j->g, j->search, &j->result)))
+        return rc;
+    if (rank == 0)
+        rc = finish(j, size);
+    return pm_agree(comm, rc, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    cli_name = "parmapper";
+    job j = {0};
+    j.t0 = MPI_Wtime();
+    int rc, rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (provided < MPI_THREAD_FUNNELED) {
+        /* The search runs in a thread that makes no MPI call. */
+        if (rank == 0)
+            fputs("parmapper: the MPI library offers no thread support "
+                  "(MPI_THREAD_FUNNELED)\n",
+                  stderr);
+        rc = 1;
+    } else {
+        rc = run(MPI_COMM_WORLD, argc, argv, &j);
+    }
+    job_free(&j);
+    MPI_Finalize();
+    return rc;
+}

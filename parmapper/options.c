@@ -1,0 +1,194 @@
+/* options.c: parmapper's command line and help. */
+#include <getopt.h>
+#include <string.h>
+
+#include "parmapper.h"
+
+static const char help[] =
+    "usage: mpirun -np K parmapper GRAPH --time SECONDS [--first]\n"
+    "           [--alpha A] [--seed S] [--select alpha|avg|max|maxload]\n"
+    "           [--rankfile FILE] [--slurm-hostfile FILE] [--mapping FILE]\n"
+    "           [--report FILE] [machine options] [graph options]\n"
+    "       parmapper GRAPH --nodes N --slots S ...    (offline, one rank)\n"
+    "\n"
+    "Map GRAPH's tasks onto the processors of this job (papers/001, 4.2):\n"
+    "every rank runs GreedyMap configurations of the portfolio, again and\n"
+    "again with new seeds, until the time limit; rank 0 keeps the Pareto\n"
+    "front of average and maximum hop-bytes and writes the chosen mapping.\n"
+    "Run it in the application's allocation, before the application, with\n"
+    "as many ranks as the application will have (bound to cores).\n"
+    "\n"
+    "search:\n"
+    "  --time SECONDS       time limit of the search (> 0; required unless\n"
+    "                       --first)\n"
+    "  --first              stop once every configuration has run once\n"
+    "  --seed S             seed of the first run of every configuration\n"
+    "                       (default 0: ties broken without randomness);\n"
+    "                       later runs get seeds mixed from S\n"
+    "  --select CRITERION   alpha (default): among the points whose average\n"
+    "                       is <= A x the smallest average, the smallest\n"
+    "                       maximum; avg, max: the smallest average, maximum;\n"
+    "                       maxload: the smallest max link load\n"
+    "  --alpha A            A >= 1 (default 1.05)\n"
+    "\n"
+    "output (each written only when the whole run succeeds):\n"
+    "  --rankfile FILE      Open MPI rankfile: \"rank N=host slot=CORE\",\n"
+    "                       CORE the logical core index on host\n"
+    "  --slurm-hostfile FILE\n"
+    "                       one host per rank, for SLURM_HOSTFILE with\n"
+    "                       srun --distribution=arbitrary; the matching\n"
+    "                       --cpu-bind=map_cpu: list is printed\n"
+    "  --mapping FILE       topomap mapping: \"task host slot\"\n"
+    "  --report FILE        JSON: the Pareto front, the chosen point, the\n"
+    "                       default (block) mapping, times and runs\n"
+    "\n"
+    "machine (default: the job's own hosts and the cores its ranks may use):\n"
+    "  --nodes N            offline: N nodes node0 .. node{N-1} (default:\n"
+    "                       every host position of --network)\n"
+    "  --slots S            offline: processors per node (default 1)\n"
+    "  --hostfile FILE      offline: Open MPI hostfile (\"host slots=S\")\n"
+    "  --tasks-per-slot T   T tasks on each core (default 1)\n"
+    "  --network SPEC       flat (default), torus:AxBx.., mesh:AxB..,\n"
+    "                       fattree:FILE, dragonfly:G,R,N or graph:FILE\n"
+    "  --positions FILE     where each host sits on the network\n"
+    "  --node-topology T    hwloc synthetic string or XML file, the same for\n"
+    "                       every node\n"
+    "\n" CMD_GRAPH_HELP "\n"
+    "man parmapper has the details.\n";
+
+enum {
+    OPT_NODES = 256, OPT_SLOTS, OPT_HOSTFILE, OPT_TASKS_PER_SLOT,
+    OPT_NETWORK, OPT_POSITIONS, OPT_NODE_TOPOLOGY, OPT_FROM, OPT_LAYER,
+    OPT_TIME, OPT_FIRST, OPT_ALPHA, OPT_SEED, OPT_SELECT, OPT_RANKFILE,
+    OPT_SLURM, OPT_MAPPING, OPT_REPORT
+};
+
+static const struct option longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"nodes", required_argument, NULL, OPT_NODES},
+    {"slots", required_argument, NULL, OPT_SLOTS},
+    {"hostfile", required_argument, NULL, OPT_HOSTFILE},
+    {"tasks-per-slot", required_argument, NULL, OPT_TASKS_PER_SLOT},
+    {"network", required_argument, NULL, OPT_NETWORK},
+    {"positions", required_argument, NULL, OPT_POSITIONS},
+    {"node-topology", required_argument, NULL, OPT_NODE_TOPOLOGY},
+    {"from", required_argument, NULL, OPT_FROM},
+    {"layer", required_argument, NULL, OPT_LAYER},
+    {"time", required_argument, NULL, OPT_TIME},
+    {"first", no_argument, NULL, OPT_FIRST},
+    {"alpha", required_argument, NULL, OPT_ALPHA},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"select", required_argument, NULL, OPT_SELECT},
+    {"rankfile", required_argument, NULL, OPT_RANKFILE},
+    {"slurm-hostfile", required_argument, NULL, OPT_SLURM},
+    {"mapping", required_argument, NULL, OPT_MAPPING},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {NULL, 0, NULL, 0}};
+
+/* --time: a positive number of seconds. */
+static int parse_time(const char *s, double *t)
+{
+    if (cli_double("--time", s, 0, 1e9, t))
+        return -1;
+    if (*t <= 0) {
+        cli_usage_error("--time wants a number of seconds > 0, not '%s'", s);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_one(int c, const char *v, pm_options *o)
+{
+    cmd_args *a = &o->a;
+    int k;
+    switch (c) {
+    case OPT_NODES:
+        o->offline = 1;
+        return cli_int("--nodes", v, 1, INT32_MAX, &a->nodes);
+    case OPT_SLOTS:
+        o->offline = 1;
+        return cli_int("--slots", v, 1, INT32_MAX, &a->slots);
+    case OPT_HOSTFILE:
+        o->offline = 1;
+        a->hostfile = v;
+        return 0;
+    case OPT_TASKS_PER_SLOT:
+        return cli_int("--tasks-per-slot", v, 1, 1 << 16, &o->tasks_per_slot);
+    case OPT_NETWORK: a->network = v; return 0;
+    case OPT_POSITIONS: a->positions = v; return 0;
+    case OPT_NODE_TOPOLOGY: a->node_topology = v; return 0;
+    case OPT_FROM: return cli_format("--from", v, &a->read.format);
+    case OPT_LAYER: a->layer = v; return 0;
+    case OPT_TIME: return parse_time(v, &o->time);
+    case OPT_FIRST: o->first = 1; return 0;
+    case OPT_ALPHA: return cli_double("--alpha", v, 1, 1e9, &o->alpha);
+    case OPT_SEED:
+        a->have_seed = 1;
+        return cli_u64("--seed", v, 0, UINT64_MAX, &a->seed);
+    case OPT_SELECT:
+        k = pm_criterion_parse(v);
+        if (k < 0) {
+            cli_usage_error("--select: alpha, avg, max or maxload, not '%s'",
+                            v);
+            return -1;
+        }
+        o->select = (pm_criterion)k;
+        return 0;
+    case OPT_RANKFILE: o->rankfile = v; return 0;
+    case OPT_SLURM: o->slurm_hostfile = v; return 0;
+    case OPT_MAPPING: o->mapping = v; return 0;
+    default: o->report = v; return 0;
+    }
+}
+
+int pm_parse(int argc, char **argv, pm_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->tasks_per_slot = 1;
+    o->alpha = 1.05;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(help, stdout);
+            return -1;
+        }
+        if (c == ':')
+            return cli_usage_error("option '%s' needs a value",
+                                   argv[optind - 1]);
+        if (c == '?')
+            return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+        if (parse_one(c, optarg, o))
+            return CLI_EXIT_USAGE;
+    }
+    if (optind == argc)
+        return cli_usage_error("no task graph given");
+    if (optind + 1 < argc)
+        return cli_usage_error("unexpected argument '%s'", argv[optind + 1]);
+    o->a.pos[0] = argv[optind];
+    o->a.npos = 1;
+    if (!o->time && !o->first)
+        return cli_usage_error("give --time SECONDS (or --first)");
+    if (o->a.hostfile && (o->a.nodes || o->a.slots))
+        return cli_usage_error("--hostfile gives the nodes and their slots: "
+                               "drop --nodes and --slots");
+    if (o->a.positions && !o->a.network)
+        return cli_usage_error("--positions needs --network");
+    const char *outs[4] = {o->rankfile, o->slurm_hostfile, o->mapping,
+                           o->report};
+    static const char *const names[4] = {"--rankfile", "--slurm-hostfile",
+                                         "--mapping", "--report"};
+    int any = 0;
+    for (int i = 0; i < 4; i++) {
+        any |= outs[i] != NULL;
+        for (int k = 0; k < i; k++)
+            if (outs[i] && outs[k] && !strcmp(outs[i], outs[k]))
+                return cli_usage_error("%s and %s name the same file",
+                                       names[k], names[i]);
+    }
+    if (!any)
+        return cli_usage_error("nothing to write: give --rankfile, "
+                               "--slurm-hostfile, --mapping or --report");
+    return 0;
+}

@@ -1,0 +1,163 @@
+/* outputs.c: the files parmapper writes, all or none.
+ *
+ * Every output is opened (as a temporary beside its destination) before
+ * the search, so that a path that cannot be written is reported at once,
+ * and all are renamed into place together at the end (tg_out_commit_all).
+ *
+ * Slurm.  srun --cpu-bind=map_cpu:LIST binds the k-th task of every node
+ * to LIST's k-th CPU, one list for all nodes.  So the Slurm outputs keep
+ * the chosen nodes (SLURM_HOSTFILE with --distribution=arbitrary: the
+ * node of each rank, in rank order) and give the k-th rank of a node
+ * (counted in rank order) the node's slot k; the rankfile keeps the slots
+ * of the mapping itself.  Inside a node only the slots differ, so every
+ * network metric of the report holds for both. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parmapper.h"
+
+int pm_outputs_open(const pm_options *o, pm_outputs *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *paths[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
+                                  o->report};
+    tg_error err;
+    for (int i = 0; i < PM_OUTS; i++) {
+        if (!paths[i])
+            continue;
+        if (tg_out_open(&out->f[i], paths[i], &err)) {
+            pm_outputs_abort(out);
+            return cli_fail(&err);
+        }
+        out->open[i] = 1;
+    }
+    return 0;
+}
+
+void pm_outputs_abort(pm_outputs *out)
+{
+    for (int i = 0; i < PM_OUTS; i++)
+        if (out->open[i]) {
+            tg_out_abort(&out->f[i]);
+            out->open[i] = 0;
+        }
+}
+
+int pm_slurm_cpus(const gm_machine *m, const pm_slots *s, int **cpus,
+                  int *n)
+{
+    int most = 0, nodes = gm_machine_nodes(m);
+    for (int i = 0; i < nodes; i++)
+        if (gm_machine_slots(m, i) > most)
+            most = gm_machine_slots(m, i);
+    int *c = malloc(((size_t)most + 1) * sizeof *c);
+    /* from[k]: the first node with a slot k */
+    int *from = malloc(((size_t)most + 1) * sizeof *from);
+    if (!c || !from) {
+        free(c);
+        free(from);
+        fputs("parmapper: out of memory\n", stderr);
+        return 1;
+    }
+    for (int k = 0; k < most; k++)
+        from[k] = -1;
+    for (int i = 0; i < nodes; i++)
+        for (int k = 0; k < gm_machine_slots(m, i); k++) {
+            if (from[k] < 0) {
+                from[k] = i;
+                c[k] = s->cpu[i][k];
+            } else if (c[k] != s->cpu[i][k]) {
+                fprintf(stderr,
+                        "parmapper: --slurm-hostfile: srun's map_cpu list "
+                        "is one list for every node, but slot %d is CPU %d "
+                        "on %s and CPU %d on %s\n",
+                        k, c[k], gm_machine_hostname(m, from[k]),
+                        s->cpu[i][k], gm_machine_hostname(m, i));
+                free(c);
+                free(from);
+                return 1;
+            }
+        }
+    free(from);
+    *cpus = c;
+    *n = most;
+    return 0;
+}
+
+static void write_rankfile(FILE *fp, const gm_machine *m,
+                           const gm_place *map, int n, const pm_slots *s)
+{
+    for (int t = 0; t < n; t++)
+        fprintf(fp, "rank %d=%s slot=%d\n", t,
+                gm_machine_hostname(m, map[t].node),
+                s->core[map[t].node][map[t].slot]);
+}
+
+static void write_slurm(FILE *fp, const gm_machine *m, const gm_place *map,
+                        int n)
+{
+    for (int t = 0; t < n; t++)
+        fprintf(fp, "%s\n", gm_machine_hostname(m, map[t].node));
+}
+
+static void write_mapping(FILE *fp, const gm_machine *m, const gm_place *map,
+                          int n)
+{
+    fputs("# topomap mapping: task node slot\n", fp);
+    for (int t = 0; t < n; t++)
+        fprintf(fp, "%d %s %d\n", t, gm_machine_hostname(m, map[t].node),
+                map[t].slot);
+}
+
+/* The srun options that go with the Slurm hostfile. */
+static void print_srun(const char *path, const int *cpus, int n)
+{
+    printf("slurm: SLURM_HOSTFILE=%s srun --distribution=arbitrary "
+           "--cpu-bind=map_cpu:",
+           path);
+    for (int k = 0; k < n; k++)
+        printf("%s%d", k ? "," : "", cpus[k]);
+    putchar('\n');
+}
+
+int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
+                     const pm_slots *s)
+{
+    const gm_machine *m = in->m;
+    const gm_place *map = in->r->map;
+    int n = in->g->n, rc = 0;
+    if (out->open[PM_OUT_RANKFILE])
+        write_rankfile(out->f[PM_OUT_RANKFILE].fp, m, map, n, s);
+    if (out->open[PM_OUT_SLURM])
+        write_slurm(out->f[PM_OUT_SLURM].fp, m, map, n);
+    if (out->open[PM_OUT_MAPPING])
+        write_mapping(out->f[PM_OUT_MAPPING].fp, m, map, n);
+    if (out->open[PM_OUT_REPORT])
+        rc = pm_report_write(out->f[PM_OUT_REPORT].fp, in);
+    if (rc) {
+        pm_outputs_abort(out);
+        fputs("parmapper: out of memory\n", stderr);
+        return 1;
+    }
+    tg_out f[PM_OUTS];
+    int k = 0;
+    for (int i = 0; i < PM_OUTS; i++)
+        if (out->open[i]) {
+            f[k++] = out->f[i];
+            out->open[i] = 0;
+        }
+    tg_error err;
+    if (tg_out_commit_all(f, k, &err))
+        return cli_fail(&err);
+    const char *names[PM_OUTS] = {"rankfile", "Slurm hostfile", "mapping",
+                                  "report"};
+    const char *paths[PM_OUTS] = {in->o->rankfile, in->o->slurm_hostfile,
+                                  in->o->mapping, in->o->report};
+    for (int i = 0; i < PM_OUTS; i++)
+        if (paths[i])
+            printf("wrote %s %s\n", names[i], paths[i]);
+    if (in->o->slurm_hostfile)
+        print_srun(in->o->slurm_hostfile, in->cpus, in->ncpus);
+    return 0;
+}

@@ -1,0 +1,218 @@
+/* parmapper.h: what the files of the parmapper program share (prefix
+ * pm_).  parmapper is the parallel mapper of papers/001, 4.2: every rank
+ * runs GreedyMap configurations until a time limit, rank 0 keeps the
+ * Pareto front of the results and writes the chosen mapping as an Open
+ * MPI rankfile, a Slurm hostfile, a topomap mapping and a report.
+ *
+ * The steps, in main.c: options (options.c); the job's hosts and the
+ * cores it may use (discover.c); the machine and the graph, built or read
+ * on rank 0 and sent to every rank (share.c); where each slot is on its
+ * host, checked before the search (slots.c); the search (search.c); the
+ * fronts gathered and one point chosen (gather.c); the outputs (outputs.c,
+ * report.c).  Errors are agreed on by every rank (pm_agree), reported once
+ * (by rank 0 unless only another rank failed), and every rank exits with
+ * the same code after MPI_Finalize. */
+#ifndef TOPOMAP_PARMAPPER_H
+#define TOPOMAP_PARMAPPER_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "cmd.h"
+#include "pareto.h"
+#include "tg_internal.h"
+
+/* ---------------------------------------------------------------- options */
+
+typedef struct pm_options {
+    cmd_args a;          /* graph, machine and --seed, as greedymap's */
+    int offline;         /* --nodes, --slots or --hostfile was given */
+    int tasks_per_slot;  /* --tasks-per-slot (1) */
+    double time;         /* --time in seconds; 0: none (only with --first) */
+    int first;           /* --first */
+    double alpha;        /* --alpha (1.05) */
+    pm_criterion select; /* --select (alpha) */
+    const char *rankfile, *slurm_hostfile, *mapping, *report;
+} pm_options;
+
+/* Parse argv.  Returns -1 after printing help, an exit code after a usage
+ * error, or 0. */
+int pm_parse(int argc, char **argv, pm_options *o);
+
+/* --------------------------------------------------------------- the job */
+
+/* One host of the job, as its first rank saw it with hwloc. */
+typedef struct pm_host {
+    char *name;      /* MPI_Get_processor_name */
+    int cores;       /* cores of the host (hwloc, logical) */
+    int packages;    /* packages (1 when hwloc shows none) */
+    int ranks;       /* ranks of the job on it */
+    int nusable;     /* cores the job may use: the union of its ranks'
+                      * bindings (a core counts when one of its PUs is in) */
+    int *core;       /* their logical indexes, ascending (nusable) */
+    int *pu;         /* every core's first PU, by OS index (cores) */
+} pm_host;
+
+typedef struct pm_hosts {
+    int n;
+    pm_host *h;      /* in the order of their first rank */
+} pm_hosts;
+
+/* Collective over comm: the hosts of the job, on rank 0 (empty elsewhere).
+ * Returns 0 or a TG_E* code (with err) on the rank that failed; agree
+ * on it with pm_agree. */
+int pm_discover(MPI_Comm comm, pm_hosts *out, tg_error *err);
+void pm_hosts_free(pm_hosts *h);
+/* The host called name, or NULL. */
+const pm_host *pm_hosts_find(const pm_hosts *h, const char *name);
+
+/* --------------------------------------------------------------- sharing */
+
+/* The machine on every rank: built on rank 0 from the options (offline)
+ * or from the hosts (each host's usable cores x --tasks-per-slot slots),
+ * sent to the others, and placed on --network and --node-topology
+ * everywhere.  Collective; returns the agreed exit code. */
+int pm_share_machine(MPI_Comm comm, const pm_options *o,
+                     const pm_hosts *hosts, gm_machine **out);
+/* The graph on every rank: read on rank 0 (which checks that it fits on
+ * m), sent to the others.  Collective; returns the agreed exit code. */
+int pm_share_graph(MPI_Comm comm, const pm_options *o, const gm_machine *m,
+                   tg_graph **out);
+
+/* The end of a step every rank of comm ran: this rank's exit code rc (0,
+ * 1 or 2) and, when not NULL, its error not yet printed.  Rank 0 prints
+ * its own; another rank prints its own ("parmapper: rank R: ...") only
+ * when rank 0 did not fail, so a failure that every rank meets is told
+ * once.  Returns the largest rc of all ranks. */
+int pm_agree(MPI_Comm comm, int rc, const tg_error *err);
+
+/* ----------------------------------------------------------------- slots */
+
+/* Where each slot of the machine lands on its host, for the rankfile and
+ * the Slurm binding: core[n][s] is the logical core index ("slot=" of an
+ * Open MPI rankfile) of node n's slot s, cpu[n][s] the OS index of its
+ * first PU (Slurm's map_cpu). */
+typedef struct pm_slots {
+    int n;
+    int **core, **cpu;
+} pm_slots;
+
+/* Check every slot of m against the hosts' hwloc topologies (rank 0) and
+ * fill s.  Discovered machines: slot s of a host is its (s / tasks per
+ * slot)-th usable core.  Offline machines: slot s is core s / tasks per
+ * slot of the node, checked when the node is a host of the job (a core
+ * that the host does not have is an error naming host and core); PU =
+ * core index when the host is not known.  Returns the exit code. */
+int pm_slots_make(const pm_options *o, const gm_machine *m,
+                  const pm_hosts *hosts, pm_slots *s);
+void pm_slots_free(pm_slots *s);
+
+/* ---------------------------------------------------------------- search */
+
+typedef struct pm_search pm_search;
+
+/* What the search needs. */
+typedef struct pm_search_input {
+    const tg_graph *g;
+    const gm_machine *m;
+    const gm_config *configs;
+    int nconfigs;
+    uint64_t seed;
+    double time;       /* seconds, 0: no limit */
+    int first;
+    unsigned eval_flags; /* for gm_evaluate */
+} pm_search_input;
+
+/* The seed of configuration `config` in round `round`: the user's seed in
+ * round 0, later a splitmix64 mix of the three (never 0). */
+uint64_t pm_seed(uint64_t seed, int config, int round);
+
+/* Collective: run the portfolio on every rank of comm until the time
+ * limit (or once with --first) and return this rank's results in *out
+ * (always, also on failure: free with pm_search_free).  Returns 0 or a
+ * TG_E* code with err. */
+int pm_search_run(MPI_Comm comm, const pm_search_input *in, pm_search **out,
+                  tg_error *err);
+/* This rank's front, and the mapping of its point with number id. */
+const pm_front *pm_search_front(const pm_search *s);
+const gm_place *pm_search_mapping(const pm_search *s, int id);
+/* Runs finished and runs cut short by the time limit on this rank. */
+void pm_search_counts(const pm_search *s, int64_t *runs, int64_t *stopped);
+/* Seconds from the start of the search to its end (the same on every
+ * rank up to clock skew). */
+double pm_search_seconds(const pm_search *s);
+/* Frees s unless a run could not be stopped in time (its thread then
+ * still uses the graph and the machine, which must stay alive). */
+void pm_search_free(pm_search *s);
+/* 1 when pm_search_free would leave the search to run until exit. */
+int pm_search_abandoned(const pm_search *s);
+
+/* ---------------------------------------------------------------- choice */
+
+/* The global result on rank 0. */
+typedef struct pm_result {
+    pm_front front;       /* the global front */
+    int chosen;           /* index into front.p */
+    gm_place *map;        /* its mapping (g->n) */
+    int64_t *runs, *stopped; /* per rank */
+    int nranks;
+    double seconds;       /* the search, as rank 0 timed it */
+} pm_result;
+
+/* Collective: gather the fronts on rank 0, choose a point, and bring its
+ * mapping to rank 0.  Returns the agreed exit code (1 when no run
+ * finished, reported by rank 0). */
+int pm_choose(MPI_Comm comm, const pm_options *o, const tg_graph *g,
+              const pm_search *s, pm_result *r);
+void pm_result_free(pm_result *r);
+
+/* --------------------------------------------------------------- outputs */
+
+/* The output files on rank 0, opened before the search (so that an
+ * unwritable path is found at once) and committed together at the end. */
+enum { PM_OUT_RANKFILE, PM_OUT_SLURM, PM_OUT_MAPPING, PM_OUT_REPORT,
+       PM_OUTS };
+typedef struct pm_outputs {
+    tg_out f[PM_OUTS];
+    int open[PM_OUTS];
+} pm_outputs;
+
+/* Open the requested outputs.  Returns the exit code (after the message). */
+int pm_outputs_open(const pm_options *o, pm_outputs *out);
+/* Remove the temporaries of every open output. */
+void pm_outputs_abort(pm_outputs *out);
+/* The map_cpu list of srun for the mapping (Slurm binds the k-th rank of
+ * each node to the k-th entry): the cores of slots 0, 1, ... in order,
+ * which must be the same on every node.  Returns 0, or 1 after a message
+ * naming two nodes that differ. */
+int pm_slurm_cpus(const gm_machine *m, const pm_slots *s, int **cpus,
+                  int *n);
+
+/* What the report describes besides the result. */
+typedef struct pm_report_input {
+    const pm_options *o;
+    const tg_graph *g;
+    const gm_machine *m;
+    const pm_hosts *hosts;      /* discovered hosts (may be empty) */
+    const gm_config *configs;
+    int nconfigs;
+    const pm_result *r;
+    const gm_metrics *chosen;   /* every metric of the chosen mapping */
+    const gm_metrics *deflt;    /* every metric of the block mapping */
+    const int *cpus;            /* the Slurm map_cpu list (ncpus) */
+    int ncpus;
+    double total_seconds;
+    int nranks;
+} pm_report_input;
+
+/* Write every open output for the chosen mapping and commit them all.
+ * The Slurm hostfile lists the nodes of the ranks in rank order; the
+ * rankfile binds rank t to the core of its slot.  Returns the exit code;
+ * on failure nothing is left behind. */
+int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
+                     const pm_slots *s);
+
+/* The report ("topomap-parmapper-report", version 1) into fp. */
+int pm_report_write(FILE *fp, const pm_report_input *in);
+
+#endif

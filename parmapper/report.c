@@ -1,0 +1,137 @@
+/* report.c: parmapper's report, "topomap-parmapper-report" version 1
+ * (described in parmapper(1)).  Byte counts are JSON integers (exact up
+ * to 2^63 - 1; a saturated value beyond that is written as a real). */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "parmapper.h"
+
+static json_t *ju64(uint64_t v)
+{
+    return v <= INT64_MAX ? json_integer((json_int_t)v)
+                          : json_real((double)v);
+}
+
+static json_t *jstr(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+/* The metrics of a mapping, named as in `greedymap eval --json`. */
+static json_t *metrics(const gm_metrics *r)
+{
+    return json_pack(
+        "{s:i, s:I, s:o, s:o, s:f, s:o, s:f, s:f, s:i, s:o, s:f, s:o, s:o, "
+        "s:o, s:b}",
+        "tasks", r->tasks, "edges", (json_int_t)r->edges, "bytes",
+        ju64(r->bytes), "hop_bytes_total", ju64(r->hop_bytes_total),
+        "hop_bytes_avg", r->hop_bytes_avg, "hop_bytes_max",
+        ju64(r->hop_bytes_max), "dilation_avg", r->dilation_avg,
+        "dilation_wavg", r->dilation_wavg, "dilation_max", r->dilation_max,
+        "offnode_bytes", ju64(r->offnode_bytes), "offnode_share",
+        r->offnode_share, "cross_socket_bytes",
+        r->has_node_topology ? ju64(r->cross_socket_bytes) : json_null(),
+        "load_max_fixed", ju64(r->load_max_fixed), "load_max_heuristic",
+        ju64(r->load_max_heuristic), "saturated", r->saturated);
+}
+
+static json_t *point(const pm_report_input *in, const pm_point *p)
+{
+    gm_config c = in->configs[p->config];
+    c.seed = p->seed;
+    char text[256];
+    gm_config_format(&c, text, sizeof text);
+    int n = in->g->n ? in->g->n : 1;
+    int loads = in->o->select == PM_SELECT_MAXLOAD;
+    return json_pack("{s:s, s:i, s:i, s:o, s:i, s:o, s:f, s:o, s:o}",
+                     "config", text, "config_index", p->config, "round",
+                     p->round, "seed", ju64(p->seed), "rank", p->rank,
+                     "hop_bytes_total", ju64(p->total), "hop_bytes_avg",
+                     (double)p->total / n, "hop_bytes_max", ju64(p->max),
+                     "load_max_heuristic",
+                     loads ? ju64(p->load) : json_null());
+}
+
+static json_t *hosts(const pm_hosts *h)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < h->n; i++) {
+        json_t *cores = json_array();
+        for (int k = 0; cores && k < h->h[i].nusable; k++)
+            json_array_append_new(cores, json_integer(h->h[i].core[k]));
+        json_array_append_new(
+            a, json_pack("{s:s, s:i, s:i, s:i, s:o}", "name", h->h[i].name,
+                         "cores", h->h[i].cores, "packages",
+                         h->h[i].packages, "ranks", h->h[i].ranks,
+                         "cores_used", cores ? cores : json_null()));
+    }
+    return a ? a : json_null();
+}
+
+static json_t *machine(const pm_report_input *in)
+{
+    const pm_options *o = in->o;
+    const char *source = !o->offline ? "job" : o->a.hostfile ? "hostfile"
+                                                              : "nodes";
+    return json_pack(
+        "{s:s, s:i, s:I, s:i, s:s, s:o, s:o, s:o}", "source", source, "nodes",
+        gm_machine_nodes(in->m), "slots",
+        (json_int_t)gm_machine_total_slots(in->m), "tasks_per_slot",
+        o->tasks_per_slot, "network", o->a.network ? o->a.network : "flat",
+        "positions", jstr(o->a.positions), "node_topology",
+        jstr(o->a.node_topology), "hosts",
+        o->offline ? json_array() : hosts(in->hosts));
+}
+
+static json_t *search(const pm_report_input *in)
+{
+    const pm_options *o = in->o;
+    const pm_result *r = in->r;
+    json_t *runs = json_array(), *stopped = json_array();
+    json_int_t total = 0;
+    for (int i = 0; runs && stopped && i < r->nranks; i++) {
+        json_array_append_new(runs, json_integer(r->runs[i]));
+        json_array_append_new(stopped, json_integer(r->stopped[i]));
+        total += r->runs[i];
+    }
+    return json_pack(
+        "{s:i, s:o, s:b, s:o, s:s, s:f, s:i, s:f, s:I, s:o, s:o}", "ranks",
+        in->nranks, "time_limit", o->time > 0 ? json_real(o->time) : json_null(),
+        "first", o->first, "seed", ju64(o->a.seed), "select",
+        pm_criterion_name(o->select), "alpha", o->alpha, "configurations",
+        in->nconfigs, "seconds", r->seconds, "runs", total, "runs_per_rank",
+        runs ? runs : json_null(), "stopped_per_rank",
+        stopped ? stopped : json_null());
+}
+
+int pm_report_write(FILE *fp, const pm_report_input *in)
+{
+    const pm_result *r = in->r;
+    json_t *front = json_array();
+    for (int i = 0; front && i < r->front.n; i++)
+        json_array_append_new(front, point(in, &r->front.p[i]));
+    json_t *cpus = in->o->slurm_hostfile ? json_array() : json_null();
+    for (int k = 0; json_is_array(cpus) && k < in->ncpus; k++)
+        json_array_append_new(cpus, json_integer(in->cpus[k]));
+    json_t *chosen = point(in, &r->front.p[r->chosen]);
+    if (chosen) {
+        json_object_set_new(chosen, "index", json_integer(r->chosen));
+        json_object_set_new(chosen, "metrics", metrics(in->chosen));
+    }
+    json_t *root = json_pack(
+        "{s:s, s:i, s:{s:s, s:o, s:i, s:I}, s:o, s:o, s:o, s:o, "
+        "s:{s:s, s:o}, s:o, s:f}",
+        "format", "topomap-parmapper-report", "version", 1, "graph", "path",
+        in->o->a.pos[0], "layer", jstr(in->o->a.layer), "tasks", in->g->n,
+        "edges", (json_int_t)in->g->nedges, "machine", machine(in), "search",
+        search(in), "front", front ? front : json_null(), "chosen",
+        chosen ? chosen : json_null(), "default", "mapping", "block",
+        "metrics", metrics(in->deflt), "slurm_map_cpu",
+        cpus ? cpus : json_null(), "seconds", in->total_seconds);
+    if (!root)
+        return TG_ENOMEM;
+    int rc = json_dumpf(root, fp, JSON_INDENT(2)) ? TG_EIO : 0;
+    fputc('\n', fp);
+    json_decref(root);
+    return rc;
+}

@@ -1,0 +1,199 @@
+/* share.c: one machine and one graph on every rank, and agreement on
+ * errors.
+ *
+ * Rank 0 alone reads the graph and the hostfile, or turns the discovered
+ * hosts into nodes, and sends the nodes (names and slots) and the graph's
+ * arrays to the others.  Every rank then places the nodes on --network and
+ * --node-topology itself, so the files these name must be readable on
+ * every host (they are small; the graph may be large and is read once). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parmapper.h"
+
+int pm_agree(MPI_Comm comm, int rc, const tg_error *err)
+{
+    int rank, rc0 = rc, all;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Bcast(&rc0, 1, MPI_INT, 0, comm);
+    if (rc && err && (rank == 0 || !rc0)) {
+        char buf[1200];
+        tg_error_format(err, buf, sizeof buf);
+        if (rank == 0)
+            fprintf(stderr, "parmapper: %s\n", buf);
+        else
+            fprintf(stderr, "parmapper: rank %d: %s\n", rank, buf);
+    }
+    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, comm);
+    return all;
+}
+
+/* MPI_Bcast of count elements of `size` bytes, in pieces that fit an
+ * int count. */
+static void bcast_big(void *buf, int64_t count, size_t size, MPI_Comm comm)
+{
+    const int64_t piece = (INT_MAX / 8) / (int64_t)size;
+    for (int64_t at = 0; at < count; at += piece) {
+        int64_t k = count - at < piece ? count - at : piece;
+        MPI_Bcast((char *)buf + (size_t)at * size, (int)(k * (int64_t)size),
+                  MPI_BYTE, 0, comm);
+    }
+}
+
+/* ------------------------------------------------------------- machine */
+
+/* The nodes as rank 0 sends them: names one after the other with their
+ * NULs, and slots. */
+typedef struct nodes_desc {
+    int n;
+    int64_t namelen;
+    char *names;
+    int *slots;
+} nodes_desc;
+
+static int desc_alloc(nodes_desc *d, tg_error *err)
+{
+    d->names = malloc((size_t)d->namelen + 1);
+    d->slots = malloc(((size_t)d->n + 1) * sizeof *d->slots);
+    if (!d->names || !d->slots)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    return 0;
+}
+
+/* Rank 0: the nodes of the options (offline) or of the hosts, each
+ * node's slots x tasks_per_slot.  Returns an exit code (printed). */
+static int desc_make(const pm_options *o, const pm_hosts *hosts,
+                     nodes_desc *d)
+{
+    tg_error err;
+    gm_machine *m0 = NULL;
+    if (o->offline) {
+        int rc = cmd_machine(&o->a, &m0);
+        if (rc)
+            return rc;
+        d->n = gm_machine_nodes(m0);
+    } else {
+        d->n = hosts->n;
+    }
+    for (int i = 0; i < d->n; i++)
+        d->namelen += (int64_t)strlen(m0 ? gm_machine_hostname(m0, i)
+                                         : hosts->h[i].name) + 1;
+    int rc = desc_alloc(d, &err);
+    int64_t at = 0;
+    for (int i = 0; i < d->n && !rc; i++) {
+        const char *name = m0 ? gm_machine_hostname(m0, i) : hosts->h[i].name;
+        int64_t slots = m0 ? gm_machine_slots(m0, i) : hosts->h[i].nusable;
+        slots *= o->tasks_per_slot;
+        if (slots > INT_MAX)
+            rc = tg_error_set(&err, TG_EOVERFLOW, NULL, 0,
+                              "%s: %lld slots x %d tasks per slot do not "
+                              "fit in an int",
+                              name, (long long)(slots / o->tasks_per_slot),
+                              o->tasks_per_slot);
+        strcpy(d->names + at, name);
+        at += (int64_t)strlen(name) + 1;
+        d->slots[i] = (int)slots;
+    }
+    gm_machine_free(m0);
+    return rc ? cli_fail(&err) : 0;
+}
+
+/* Every rank: the machine of d, placed on the network and node topology
+ * of the options.  The exit code; the error in err, `opt` names the
+ * option whose text was wrong (a usage error) when the message is about
+ * it. */
+static int build(const pm_options *o, const nodes_desc *d, gm_machine **out,
+                 tg_error *err, const char **opt)
+{
+    *opt = NULL;
+    gm_machine *m = gm_machine_new();
+    if (!m) {
+        tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+        return 1;
+    }
+    const char *name = d->names;
+    for (int i = 0; i < d->n; i++) {
+        if (gm_machine_add_node(m, name, d->slots[i], err) < 0) {
+            gm_machine_free(m);
+            return 1;
+        }
+        name += strlen(name) + 1;
+    }
+    gm_network *net = NULL;
+    if (o->a.network && gm_network_parse(o->a.network, &net, err)) {
+        *opt = "--network";
+        gm_machine_free(m);
+        return err->source[0] ? 1 : 2;
+    }
+    if ((net && gm_machine_set_network(m, net, o->a.positions, err)) ||
+        (o->a.node_topology &&
+         gm_machine_set_node_topology(m, o->a.node_topology, err))) {
+        gm_machine_free(m);
+        return 1;
+    }
+    *out = m;
+    return 0;
+}
+
+int pm_share_machine(MPI_Comm comm, const pm_options *o,
+                     const pm_hosts *hosts, gm_machine **out)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    nodes_desc d = {0, 0, NULL, NULL};
+    tg_error err;
+    int rc = rank == 0 ? desc_make(o, hosts, &d) : 0;
+    if ((rc = pm_agree(comm, rc, NULL)))
+        goto done;
+    MPI_Bcast(&d.n, 1, MPI_INT, 0, comm);
+    MPI_Bcast(&d.namelen, 1, MPI_INT64_T, 0, comm);
+    rc = rank == 0 ? 0 : desc_alloc(&d, &err) ? 1 : 0;
+    if ((rc = pm_agree(comm, rc, &err)))
+        goto done;
+    bcast_big(d.names, d.namelen, 1, comm);
+    bcast_big(d.slots, d.n, sizeof *d.slots, comm);
+    const char *opt;
+    rc = build(o, &d, out, &err, &opt);
+    if (rc && rank == 0) {
+        /* The message the greedymap command would give. */
+        if (opt)
+            cmd_option_fail(opt, &err);
+        else
+            cli_fail(&err);
+    }
+    rc = pm_agree(comm, rc, rank ? &err : NULL);
+done:
+    free(d.names);
+    free(d.slots);
+    return rc;
+}
+
+/* --------------------------------------------------------------- graph */
+
+int pm_share_graph(MPI_Comm comm, const pm_options *o, const gm_machine *m,
+                   tg_graph **out)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    tg_graph *g = NULL;
+    tg_error err;
+    int rc = rank == 0 ? cmd_graph(&o->a, o->a.pos[0], m, &g) : 0;
+    if ((rc = pm_agree(comm, rc, NULL)))
+        return rc;
+    int n = rank == 0 ? g->n : 0;
+    int64_t arcs = rank == 0 ? g->xadj[g->n] : 0;
+    MPI_Bcast(&n, 1, MPI_INT, 0, comm);
+    MPI_Bcast(&arcs, 1, MPI_INT64_T, 0, comm);
+    if (rank != 0 && !(g = tg_graph_alloc(n, arcs)))
+        rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory") ? 1 : 0;
+    if ((rc = pm_agree(comm, rc, &err))) {
+        tg_graph_free(g);
+        return rc;
+    }
+    bcast_big(g->xadj, (int64_t)n + 1, sizeof *g->xadj, comm);
+    bcast_big(g->adjncy, arcs, sizeof *g->adjncy, comm);
+    bcast_big(g->adjwgt, arcs, sizeof *g->adjwgt, comm);
+    *out = g;
+    return 0;
+}

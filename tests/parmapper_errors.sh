@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# parmapper's bad inputs, under mpirun and alone: a graph with more tasks
+# than slots, an unknown network, a time of 0 or below, an output that
+# cannot be written, no output at all.  One message, a non-zero exit from
+# every rank, and nothing written.
+. "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
+mkdir "$work/out.d"
+expect_ok "$TASKGRAPH" gen stencil --dims 8x8 -o "$work/g.tg.json"
+outs=(--rankfile "$work/out.d/rf" --mapping "$work/out.d/map" --report "$work/out.d/r.json"
+      --slurm-hostfile "$work/out.d/hosts")
+
+# The message comes once, from rank 0.
+expect_fail 1 "64 tasks, but the machine has only 32 slots" \
+  pm 3 "$work/g.tg.json" --nodes 2 --slots 16 --first "${outs[@]}"
+checks=$((checks + 1))
+[ "$(grep -c 'parmapper:' "$work/err")" -eq 1 ] || fail "expected one message: $(cat "$work/err")"
+expect_fail 2 "--network: unknown network 'ring:4'" \
+  pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --network ring:4 --first "${outs[@]}"
+expect_fail 1 "the machine has 8 nodes, network 'torus:2x2' has 4 positions" \
+  pm 2 "$work/g.tg.json" --nodes 8 --slots 16 --network torus:2x2 --first "${outs[@]}"
+for t in 0 -1 abc; do
+  expect_fail 2 "--time wants" pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --time $t "${outs[@]}"
+  expect_fail 2 "--time wants" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --time $t "${outs[@]}"
+done
+expect_fail 2 "give --time SECONDS" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 "${outs[@]}"
+expect_fail 2 "nothing to write" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first
+expect_fail 2 "--alpha wants" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --alpha 0.9 "${outs[@]}"
+expect_fail 2 "--select" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --select best "${outs[@]}"
+expect_fail 1 "$work/nowhere/r.json: cannot create" \
+  pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --first "${outs[@]}" --report "$work/nowhere/r.json"
+expect_fail 1 "$work/none.tg.json" \
+  pm 2 "$work/none.tg.json" --nodes 4 --slots 16 --first "${outs[@]}"
+checks=$((checks + 1))
+[ "$(count_files "$work/out.d")" -eq 0 ] || fail "files left behind: $(ls -A "$work/out.d")"
+
+# And the same outputs when nothing is wrong.
+expect_ok pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --first "${outs[@]}"
+checks=$((checks + 1))
+[ "$(count_files "$work/out.d")" -eq 4 ] || fail "expected 4 outputs: $(ls -A "$work/out.d")"
+finish

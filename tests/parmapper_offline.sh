@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# parmapper offline (one process, no mpirun): graphs mapped onto 64 nodes
+# of 16 slots on a 4x4x4 torus; the chosen point's average hop-bytes is
+# never above the default (block) mapping's.  Also --help, and the Slurm
+# hostfile following the mapping.
+. "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
+
+expect_ok "$PARMAPPER" --help
+expect_output "search:"
+
+machine=(--nodes 64 --slots 16 --network torus:4x4x4)
+expect_ok "$TASKGRAPH" gen stencil --dims 16x8x8 --periodic -o "$work/stencil.tg.json"
+expect_ok "$TASKGRAPH" gen qbox --rows 32 --cols 32 -o "$work/qbox.tg.json"
+expect_ok "$TASKGRAPH" gen random-geometric --tasks 1000 --radius 0.05 -o "$work/rgg.tg.json"
+for g in stencil qbox rgg; do
+  expect_ok "$PARMAPPER" "$work/$g.tg.json" "${machine[@]}" --first \
+    --report "$work/$g.json" --mapping "$work/$g.map" --slurm-hostfile "$work/$g.hosts"
+  expect_ok $check report "$work/$g.json"
+  expect_ok $check beats-block "$work/$g.json"
+  expect_ok $check slurm "$work/$g.hosts" "$work/$g.map"
+done
+# The mapping reads back with greedymap and has the report's metrics.
+expect_ok "$GREEDYMAP" eval "$work/rgg.tg.json" "${machine[@]}" --mapping "$work/rgg.map" --json
+checks=$((checks + 1))
+python3 - "$work/out" "$work/rgg.json" <<'PY' || fail "greedymap eval disagrees with the report"
+import json, sys
+e, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+m = r["chosen"]["metrics"]
+sys.exit(0 if (e["hop_bytes_total"], e["hop_bytes_max"]) == (m["hop_bytes_total"], m["hop_bytes_max"]) else 1)
+PY
+finish

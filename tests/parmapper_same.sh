@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# parmapper under mpirun: with --first and one seed the front, the chosen
+# point and the mapping are the same run after run and for 1, 2 or 4
+# ranks; every report's chosen point is on a true front and is the one
+# the selection rule gives (tests/parmapper_check.py), for several alphas
+# and every criterion; a time-limited run obeys the same rules.
+. "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
+
+# 256 tasks whose front has several points on a 4x4 torus of 16-core nodes.
+expect_ok "$TASKGRAPH" gen random-geometric --tasks 256 --radius 0.1 -o "$work/g.tg.json"
+machine=(--nodes 16 --slots 16 --network torus:4x4)
+
+for seed in 0 7; do
+  for np in 1 2 4; do
+    expect_ok pm $np "$work/g.tg.json" "${machine[@]}" --first --seed $seed \
+      --report "$work/r$seed-$np.json" --mapping "$work/m$seed-$np.txt"
+    expect_ok $check report "$work/r$seed-$np.json"
+  done
+  expect_ok pm 2 "$work/g.tg.json" "${machine[@]}" --first --seed $seed \
+    --report "$work/again.json" --mapping "$work/again.txt"
+  for other in "$work/r$seed-2.json" "$work/r$seed-4.json" "$work/again.json"; do
+    expect_ok $check same "$work/r$seed-1.json" "$other"
+  done
+  for other in "$work/m$seed-2.txt" "$work/m$seed-4.txt" "$work/again.txt"; do
+    expect_ok cmp "$work/m$seed-1.txt" "$other"
+  done
+done
+
+# The front has more than one point, so the alphas choose differently.
+checks=$((checks + 1))
+n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['front']))" "$work/r0-1.json")
+[ "$n" -ge 3 ] || fail "expected a front of 3 or more points, got $n"
+for alpha in 1 1.3 1.4 10; do
+  expect_ok pm 2 "$work/g.tg.json" "${machine[@]}" --first --alpha $alpha --report "$work/a.json"
+  expect_ok $check report "$work/a.json"
+done
+for sel in avg max maxload; do
+  expect_ok pm 3 "$work/g.tg.json" "${machine[@]}" --first --select $sel --report "$work/s.json"
+  expect_ok $check report "$work/s.json"
+done
+
+# Against the time: runs go on past the first round.
+expect_ok pm 2 "$work/g.tg.json" "${machine[@]}" --time 1 --seed 5 --report "$work/t.json"
+expect_ok $check report "$work/t.json"
+finish
