@@ -26,6 +26,12 @@
  *                    TSC where the CPU's is invariant and the kernel
  *                    keeps time with it, else CLOCK_MONOTONIC; times are
  *                    written in ns either way)
+ *   TOPOMAP_PROC_KIND  cpu or gpu: the variant this rank runs, recorded
+ *                    (topomap-exec sets it)
+ * When the application has loaded the CUDA driver itself, the bytes sent
+ * are split by the memory kind of their buffers (pageable, pinned, device,
+ * managed) and the GPU of the current context is recorded; libcommprof
+ * never loads the driver or creates a context.
  * MPI_Pcontrol(0) stops recording, (1) starts it, (2) clears what was
  * recorded so far.  A nonblocking receive (or a probed message) belongs to
  * the phase it was posted (probed) in: its bytes count when it completes,

@@ -187,7 +187,7 @@ static void started(MPI_Request req)
 {
     cp_req_info info;
     if (cp_req_find(req, &info) && info.persistent == 1)
-        cp_sent_world(info.peer_world, info.bytes);
+        cp_sent_world(info.peer_world, info.bytes, info.buf);
 }
 
 int MPI_Start(MPI_Request *request)
@@ -195,6 +195,7 @@ int MPI_Start(MPI_Request *request)
     if (!cp_on())
         return PMPI_Start(request);
     int64_t t0 = cp_now();
+    cp_cuda_poll(t0);
     int rc = PMPI_Start(request);
     cp_charge(CP_P2P, cp_now() - t0);
     if (rc == MPI_SUCCESS)
@@ -207,6 +208,7 @@ int MPI_Startall(int count, MPI_Request requests[])
     if (!cp_on())
         return PMPI_Startall(count, requests);
     int64_t t0 = cp_now();
+    cp_cuda_poll(t0);
     int rc = PMPI_Startall(count, requests);
     cp_charge(CP_P2P, cp_now() - t0);
     for (int i = 0; rc == MPI_SUCCESS && i < count; i++)

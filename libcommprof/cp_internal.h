@@ -215,10 +215,28 @@ int cp_win_peer_world(MPI_Win win, int r);
 /* Free every communicator record (at the end). */
 void cp_comms_free(void);
 
+/* ---------------------------------------------------------- memory kinds */
+
+/* Where a send buffer lives (cuda.c): host pageable memory, host memory
+ * the CUDA driver has pinned, device memory, managed memory. */
+typedef enum cp_mem_kind {
+    CP_MEM_HOST,
+    CP_MEM_PINNED,
+    CP_MEM_DEVICE,
+    CP_MEM_MANAGED,
+    CP_MEM_KINDS
+} cp_mem_kind;
+
+extern const char *const cp_mem_kind_names[CP_MEM_KINDS];
+
+/* TOPOMAP_PROC_KIND, the variant a rank runs (set by topomap-exec). */
+enum { CP_PROC_UNSET, CP_PROC_CPU, CP_PROC_GPU };
+
 /* ------------------------------------------------------------ the state */
 
 #define CP_HOST_LEN 256
 #define CP_CPUS_LEN 256
+#define CP_BUS_ID_LEN 32 /* "0000:3b:00.0" and room to spare */
 
 typedef struct cp_state {
     int initialized; /* MPI_Init seen and the arrays allocated */
@@ -235,6 +253,21 @@ typedef struct cp_state {
     char host[CP_HOST_LEN], cpus[CP_CPUS_LEN];
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
     int local_rank;
+    int proc_kind; /* CP_PROC_* */
+
+    /* The CUDA driver, when the application has loaded it (cuda.c):
+     * send buffers are classified while `cuda` is set; until then the
+     * wrappers look for the driver again once cuda_look_at has passed. */
+    int cuda;
+    int64_t cuda_look_at; /* ticks */
+    /* Bytes sent from each kind of memory but host, which is what the
+     * other bytes sent leave (the writer works it out). */
+    uint64_t kind_bytes[CP_MEM_KINDS];
+    /* The GPU of the context current at MPI_Init, MPI_Abort or
+     * MPI_Finalize, when there was one. */
+    int gpu_known;
+    char gpu_bus_id[CP_BUS_ID_LEN];
+    uint64_t gpu_mem_used;
 
     /* Per type: time (ticks) and calls of this rank. */
     uint64_t type_ticks[CP_NTYPES];
@@ -281,6 +314,38 @@ static inline uint64_t cp_load(const uint64_t *c)
     return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
 
+/* Look for the CUDA driver now (cuda.c), and when it has not been found,
+ * set when to look again. */
+void cp_cuda_look(int64_t now);
+
+/* In every wrapper that may send: look for a driver the application has
+ * loaded since, at most once a millisecond. */
+static inline void cp_cuda_poll(int64_t now)
+{
+    if (__builtin_expect(now >= __atomic_load_n(&cp.cuda_look_at,
+                                                __ATOMIC_RELAXED),
+                         0))
+        cp_cuda_look(now);
+}
+
+/* Count `bytes` sent from `buf` by the kind of memory it lives in.
+ * Without the driver, one predictable branch: everything is host memory,
+ * which the writer derives. */
+void cp_kind_count(const void *buf, uint64_t bytes);
+static inline void cp_kind(const void *buf, uint64_t bytes)
+{
+    if (__builtin_expect(__atomic_load_n(&cp.cuda, __ATOMIC_ACQUIRE), 0) &&
+        bytes)
+        cp_kind_count(buf, bytes);
+}
+
+/* The GPU of the calling thread's current context into cp (gpu_*), when
+ * the driver is loaded (looked for again here, at once); never from a
+ * signal handler. */
+void cp_cuda_facts(void);
+/* Let go of the driver (at the end). */
+void cp_cuda_end(void);
+
 /* Charge one call of `ticks` to type t. */
 static inline void cp_charge(cp_type t, int64_t ticks)
 {
@@ -322,22 +387,26 @@ static inline int cp_status_cancelled(const MPI_Status *st)
 #endif
 }
 
-/* Point-to-point accounting. */
-void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt);
+/* Point-to-point accounting.  `buf` is the send buffer, whose memory
+ * kind the bytes count under (cp_kind). */
+void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt,
+             const void *buf);
 void cp_received(MPI_Comm comm, const MPI_Status *st);
 void cp_received_rec(const cp_comm *rec, const MPI_Status *st);
 /* The same, with the peer as a world rank. */
-void cp_sent_world(int world, uint64_t bytes);
+void cp_sent_world(int world, uint64_t bytes, const void *buf);
 
-/* Collective accounting: one call of `ticks` with `bytes` of this rank's send
- * buffer. */
-void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks);
+/* Collective accounting: one call of `ticks` with `bytes` of this rank's
+ * send buffer `buf` (the receive buffer where the call is MPI_IN_PLACE). */
+void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks,
+                 const void *buf);
 /* Time spent completing a nonblocking collective of type t on rec. */
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks);
 /* A v/w collective: one call of `ticks`, bytes to each member from counts
  * (types per member when `types` is given), and their sum as its bytes. */
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
-                   const MPI_Datatype *types, MPI_Datatype type, int64_t ticks);
+                   const MPI_Datatype *types, MPI_Datatype type, int64_t ticks,
+                   const void *buf);
 /* A rooted collective whose root sends (Bcast, Scatter, Scatterv): one
  * call of `ticks`; at the root (MPI_ROOT included), `count` elements of
  * `type` (counts[i] when counts is given) to every other member, and as
@@ -346,25 +415,25 @@ void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
  * only, where they are significant. */
 void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
                        int count, MPI_Datatype type, int one_block,
-                       int64_t ticks);
+                       int64_t ticks, const void *buf);
 /* A rooted collective whose members send to the root (Reduce, Gather,
- * Gatherv): one call of `ticks` with `count` elements of `type` as its bytes,
- * sent to the root unless this is the root; nothing in the root group of
- * an intercommunicator (root MPI_ROOT or MPI_PROC_NULL), where the send
- * arguments are not significant. */
+ * Gatherv): one call of `ticks` with `count` elements of `type` as its
+ * bytes, sent to the root unless this is the root; nothing in the root
+ * group of an intercommunicator (root MPI_ROOT or MPI_PROC_NULL), where
+ * the send arguments are not significant. */
 void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
-                     MPI_Datatype type, int64_t ticks);
-/* A neighbourhood collective: one call of `ticks`; `count` elements of `type`
- * (counts[j], types[j] when given) to out-neighbour j, nothing to
+                     MPI_Datatype type, int64_t ticks, const void *buf);
+/* A neighbourhood collective: one call of `ticks`; `count` elements of
+ * `type` (counts[j], types[j] when given) to out-neighbour j, nothing to
  * MPI_PROC_NULL, and as its bytes its send buffer: one block when every
  * neighbour gets the same (`one_block`: the allgathers), else the sum of
  * the blocks. */
 void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
                        const MPI_Datatype *types, MPI_Datatype type,
-                       int one_block, int64_t ticks);
+                       int one_block, int64_t ticks, const void *buf);
 
-/* One-sided: bytes to `target` of the window. */
-void cp_rma(MPI_Win win, int target, uint64_t bytes);
+/* One-sided: bytes to `target` of the window from the origin buffer. */
+void cp_rma(MPI_Win win, int target, uint64_t bytes, const void *buf);
 
 /* ------------------------------------------------- requests and messages */
 
@@ -378,6 +447,7 @@ typedef struct cp_req_info {
     int persistent;      /* 1 send, 2 receive; 0 not persistent */
     int peer_world;      /* persistent send: destination */
     uint64_t bytes;      /* persistent send: bytes per start */
+    const void *buf;     /* persistent send: its buffer */
 } cp_req_info;
 
 /* Allocate the tables (at MPI_Init; 0 on success). */

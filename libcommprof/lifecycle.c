@@ -23,10 +23,13 @@ int MPI_Finalize(void)
     return PMPI_Finalize();
 }
 
-/* The aborting rank leaves its partial profile; mpirun then ends the
- * others with SIGTERM, and they leave theirs (partial.c). */
+/* The aborting rank leaves its partial profile, with its GPU as it is now;
+ * mpirun then ends the others with SIGTERM, and they leave theirs
+ * (partial.c), with their GPU as it was at MPI_Init. */
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
+    if (cp.initialized && !cp.finalized)
+        cp_cuda_facts();
     cp_partial_write();
     return PMPI_Abort(comm, errorcode);
 }

@@ -8,7 +8,8 @@ libcommprof_libcommprof_la_SOURCES = \
 	libcommprof/wrappers.def libcommprof/wrappers.c \
 	libcommprof/state.c libcommprof/comm.c libcommprof/requests.c \
 	libcommprof/completion.c libcommprof/lifecycle.c libcommprof/writer.c \
-	libcommprof/partial.c libcommprof/clock.c
+	libcommprof/partial.c libcommprof/clock.c libcommprof/cuda.c \
+	libcommprof/cu_abi.h
 libcommprof_libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libcommprof_libcommprof_la_LIBADD = $(MPI_LIBS) $(PTHREAD_LIBS)
 libcommprof_libcommprof_la_LDFLAGS = -version-info 0:0:0
@@ -21,7 +22,7 @@ EXTRA_DIST += libcommprof/commprof.pc.in
 # (tests/commprof_check.py) by one script each.
 check_PROGRAMS += tests/mpi/pattern tests/mpi/p2p_all tests/mpi/coll_all \
 	tests/mpi/intercomm tests/mpi/rma_all tests/mpi/threads tests/mpi/abort \
-	tests/mpi/timing tests/mpi/requests
+	tests/mpi/timing tests/mpi/requests tests/mpi/memkinds
 CP_TEST_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 tests_mpi_pattern_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_pattern_LDADD = $(MPI_LIBS)
@@ -41,9 +42,22 @@ tests_mpi_timing_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_timing_LDADD = $(MPI_LIBS)
 tests_mpi_requests_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_requests_LDADD = $(MPI_LIBS)
+tests_mpi_memkinds_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_memkinds_LDADD = $(MPI_LIBS)
+# A stand-in for the CUDA driver that tests/mpi/memkinds loads: a shared
+# library with the driver's name, libcuda.so.1; never installed.
+CUDA_SHIM = tests/cudashim/libcuda.so.1
+check_SCRIPTS += $(CUDA_SHIM)
+$(CUDA_SHIM): tests/cudashim/cudashim.c libcommprof/cu_abi.h
+	$(AM_V_CCLD)$(MKDIR_P) tests/cudashim && $(CC) $(AM_CFLAGS) $(CFLAGS) \
+	  -I$(srcdir)/libcommprof -fPIC -shared -Wl,-soname,libcuda.so.1 \
+	  -o $@ $(srcdir)/tests/cudashim/cudashim.c
+CLEANFILES += $(CUDA_SHIM)
+EXTRA_DIST += tests/cudashim/cudashim.c
 CP_TESTS = tests/commprof_pattern.sh tests/commprof_p2p.sh \
 	tests/commprof_coll.sh tests/commprof_intercomm.sh tests/commprof_rma.sh \
 	tests/commprof_threads.sh tests/commprof_abort.sh \
-	tests/commprof_timing.sh tests/commprof_requests.sh
+	tests/commprof_timing.sh tests/commprof_requests.sh \
+	tests/commprof_memkinds.sh
 TESTS += $(CP_TESTS)
 EXTRA_DIST += $(CP_TESTS) tests/commprof_lib.sh tests/commprof_check.py

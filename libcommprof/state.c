@@ -118,6 +118,9 @@ void cp_start(void)
     sizes_init();
     cp_clock_init();
     cp.t_init = cp_now();
+    cp_cuda_look(cp.t_init);
+    if (cp.cuda)
+        cp_cuda_facts();
     cp.initialized = 1;
     cp_partial_setup();
     cp.recording = env_flag("COMMPROF_START", 1);
@@ -129,7 +132,9 @@ void cp_finish(void)
         return;
     cp.recording = 0;
     cp.t_finalize = cp_now();
+    cp_cuda_facts();
     cp_write_profile();
+    cp_cuda_end();
     cp.finalized = 1;
     cp_partial_teardown();
     cp_tables_free();
@@ -152,6 +157,7 @@ static void clear_counters(void)
 {
     zero(cp.type_ticks, CP_NTYPES);
     zero(cp.type_calls, CP_NTYPES);
+    zero(cp.kind_bytes, CP_MEM_KINDS);
     zero(cp.sent_bytes, 6 * (size_t)cp.world_size);
     pthread_mutex_lock(&cp.lock);
     for (cp_comm *c = cp.comms; c; c = c->next)
@@ -218,28 +224,31 @@ int cp_comm_rank(MPI_Comm comm)
     return r;
 }
 
-void cp_rma(MPI_Win win, int target, uint64_t bytes)
+void cp_rma(MPI_Win win, int target, uint64_t bytes, const void *buf)
 {
     int world = cp_win_peer_world(win, target);
     if (world < 0 || world >= cp.world_size)
         return;
     cp_add(&cp.rma_bytes[world], bytes);
     cp_add(&cp.rma_ops[world], 1);
+    cp_kind(buf, bytes);
 }
 
-void cp_sent_world(int world, uint64_t bytes)
+void cp_sent_world(int world, uint64_t bytes, const void *buf)
 {
     if (world < 0 || world >= cp.world_size)
         return;
     cp_add(&cp.sent_bytes[world], bytes);
     cp_add(&cp.sent_msgs[world], 1);
+    cp_kind(buf, bytes);
 }
 
-void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt)
+void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt,
+             const void *buf)
 {
     int world = cp_peer_world(comm, dest);
     if (world >= 0) /* not MPI_PROC_NULL: worth a datatype's size */
-        cp_sent_world(world, cp_bytes(count, dt));
+        cp_sent_world(world, cp_bytes(count, dt), buf);
 }
 
 /* Count a receive from world rank `world` as its status tells. */
@@ -282,18 +291,21 @@ static uint64_t *peers_of(cp_comm *c, cp_type t)
     return p;
 }
 
-static void add_call(cp_coll *k, uint64_t bytes, int64_t ticks)
+static void add_call(cp_coll *k, uint64_t bytes, int64_t ticks,
+                     const void *buf)
 {
     cp_add(&k->calls, 1);
     cp_add(&k->bytes, bytes);
     cp_add(&k->ticks, (uint64_t)(ticks > 0 ? ticks : 0));
+    cp_kind(buf, bytes);
 }
 
-void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks)
+void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks,
+                 const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
     if (c)
-        add_call(&c->coll[t], bytes, ticks);
+        add_call(&c->coll[t], bytes, ticks, buf);
 }
 
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks)
@@ -302,7 +314,8 @@ void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks)
 }
 
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
-                   const MPI_Datatype *types, MPI_Datatype type, int64_t ticks)
+                   const MPI_Datatype *types, MPI_Datatype type, int64_t ticks,
+                   const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
     uint64_t *peers = c ? peers_of(c, t) : NULL;
@@ -314,12 +327,12 @@ void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
         cp_add(&peers[i], b);
         sum += b;
     }
-    add_call(&c->coll[t], sum, ticks);
+    add_call(&c->coll[t], sum, ticks, buf);
 }
 
 void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
                        int count, MPI_Datatype type, int one_block,
-                       int64_t ticks)
+                       int64_t ticks, const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
     if (!c)
@@ -328,7 +341,7 @@ void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
      * member; an intracommunicator's to every member but itself. */
     int me = c->remote_size ? -1 : cp_comm_rank(comm);
     if (root != MPI_ROOT && (me < 0 || root != me)) {
-        add_call(&c->coll[t], 0, ticks);
+        add_call(&c->coll[t], 0, ticks, NULL);
         return;
     }
     uint64_t *peers = peers_of(c, t);
@@ -339,17 +352,17 @@ void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
         if (i != me && peers)
             cp_add(&peers[i], b);
     }
-    add_call(&c->coll[t], one_block ? block : sum, ticks);
+    add_call(&c->coll[t], one_block ? block : sum, ticks, buf);
 }
 
 void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
-                     MPI_Datatype type, int64_t ticks)
+                     MPI_Datatype type, int64_t ticks, const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
     if (!c)
         return;
     if (root == MPI_ROOT || root == MPI_PROC_NULL) {
-        add_call(&c->coll[t], 0, ticks);
+        add_call(&c->coll[t], 0, ticks, NULL);
         return;
     }
     uint64_t bytes = cp_bytes(count, type);
@@ -359,12 +372,12 @@ void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
         if (peers)
             cp_add(&peers[root], bytes);
     }
-    add_call(&c->coll[t], bytes, ticks);
+    add_call(&c->coll[t], bytes, ticks, buf);
 }
 
 void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
                        const MPI_Datatype *types, MPI_Datatype type,
-                       int one_block, int64_t ticks)
+                       int one_block, int64_t ticks, const void *buf)
 {
     cp_comm *c;
     const int *out;
@@ -382,5 +395,5 @@ void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
         if (out[j] >= 0 && peers)
             cp_add(&peers[out[j]], b);
     }
-    add_call(&c->coll[t], one_block ? block : sum, ticks);
+    add_call(&c->coll[t], one_block ? block : sum, ticks, buf);
 }

@@ -3,7 +3,8 @@
 #include "cp_internal.h"
 
 /* The words the AFTER column of wrappers.def is written in. */
-#define SEND(comm, dest, count, type) cp_sent(comm, dest, count, type)
+#define SEND(comm, dest, count, type, buf)                                   \
+    cp_sent(comm, dest, count, type, buf)
 #define RECV(comm, st)                                                       \
     do {                                                                     \
         if (rc == MPI_SUCCESS)                                               \
@@ -16,10 +17,10 @@
             cp_req_add(*request, &(cp_req_info){__VA_ARGS__});               \
     } while (0)
 #define IRECV(comm) TRACK(.type = CP_P2P, .rec = cp_comm_get(comm))
-#define PSEND(comm, dest, count, dt)                                         \
+#define PSEND(comm, dest, count, dt, b)                                      \
     TRACK(.type = CP_P2P, .persistent = 1,                                   \
           .peer_world = cp_peer_world(comm, dest),                           \
-          .bytes = cp_bytes(count, dt))
+          .bytes = cp_bytes(count, dt), .buf = (b))
 #define PRECV(comm)                                                          \
     TRACK(.type = CP_P2P, .persistent = 2, .rec = cp_comm_get(comm))
 #define MPROBE(comm, found)                                                  \
@@ -33,18 +34,21 @@
             cp_received_rec(msg_rec_, st);                                   \
     } while (0)
 #define IMRECV() TRACK(.type = CP_P2P, .rec = msg_rec_)
-#define COLL(T, comm, bytes) cp_coll_add(comm, T, bytes, ticks)
-#define PEERS(T, comm, counts, types, type)                                  \
-    cp_coll_peers(comm, T, counts, types, type, ticks)
-#define FROM_ROOT(T, comm, root, counts, count, type, one_block)             \
-    cp_coll_from_root(comm, T, root, counts, count, type, one_block, ticks)
-#define TO_ROOT(T, comm, root, count, type)                                  \
-    cp_coll_to_root(comm, T, root, count, type, ticks)
-#define NEIGHBORS(T, comm, counts, count, types, type, one_block)            \
-    cp_coll_neighbors(comm, T, counts, count, types, type, one_block, ticks)
+#define COLL(T, comm, bytes, buf) cp_coll_add(comm, T, bytes, ticks, buf)
+#define PEERS(T, comm, counts, types, type, buf)                             \
+    cp_coll_peers(comm, T, counts, types, type, ticks, buf)
+#define FROM_ROOT(T, comm, root, counts, count, type, one_block, buf)        \
+    cp_coll_from_root(comm, T, root, counts, count, type, one_block, ticks,  \
+                      buf)
+#define TO_ROOT(T, comm, root, count, type, buf)                             \
+    cp_coll_to_root(comm, T, root, count, type, ticks, buf)
+#define NEIGHBORS(T, comm, counts, count, types, type, one_block, buf)       \
+    cp_coll_neighbors(comm, T, counts, count, types, type, one_block, ticks, \
+                      buf)
 #define ICOLL(T) TRACK(.type = T, .rec = cp_comm_get(comm))
 #define IRMA() TRACK(.type = CP_RMA)
-#define RMA(win, target, count, type) cp_rma(win, target, cp_bytes(count, type))
+#define RMA(win, target, count, type, buf)                                   \
+    cp_rma(win, target, cp_bytes(count, type), buf)
 #define INPLACE(sendbuf, send_side, recv_side)                               \
     ((sendbuf) == MPI_IN_PLACE ? (recv_side) : (send_side))
 
@@ -68,6 +72,7 @@
         if (!on_ && !(busy))                                                 \
             return PMPI_##NAME ARGS;                                         \
         int64_t t0 = cp_now();                                               \
+        cp_cuda_poll(t0);                                                    \
         BEFORE;                                                              \
         int rc = PMPI_##NAME ARGS;                                           \
         int64_t ticks = cp_now() - t0;                                       \

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "commprof.h"
@@ -150,10 +151,50 @@ static void put_header(out *o, int partial)
     put(o, "],\n  \"ranks\": [\n");
 }
 
+/* What is written of a rank besides its host, cores and counters: the
+ * members issue 7's placement reads (compute time is wall minus MPI). */
+typedef struct facts {
+    uint64_t wall, maxrss_kb;
+    uint64_t proc_kind; /* CP_PROC_* */
+    uint64_t gpu_known, gpu_mem_used;
+    char gpu_bus_id[CP_BUS_ID_LEN];
+    uint64_t kinds[CP_MEM_KINDS]; /* bytes sent from each kind */
+} facts;
+
+static const char *const proc_kind_names[] = {"null", "\"cpu\"",
+                                              "\"gpu\""};
+
+static void put_facts(out *o, const facts *f, uint64_t mpi)
+{
+    put(o, ",\n     \"compute_ns\": ");
+    put_u(o, f->wall > mpi ? f->wall - mpi : 0);
+    put(o, ", \"maxrss_kb\": ");
+    put_u(o, f->maxrss_kb);
+    put(o, ", \"proc_kind\": ");
+    put(o, proc_kind_names[f->proc_kind <= CP_PROC_GPU ? f->proc_kind : 0]);
+    if (f->gpu_known) {
+        put(o, ", \"cuda\": {\"pci_bus_id\": ");
+        put_str(o, f->gpu_bus_id);
+        put(o, ", \"mem_used\": ");
+        put_u(o, f->gpu_mem_used);
+        put(o, "}");
+    } else {
+        put(o, ", \"cuda\": null");
+    }
+    put(o, ",\n     \"sent_by_kind\": {");
+    for (int k = 0; k < CP_MEM_KINDS; k++) {
+        put(o, k ? ", \"" : "\"");
+        put(o, cp_mem_kind_names[k]);
+        put(o, "\": ");
+        put_u(o, f->kinds[k]);
+    }
+    put(o, "}");
+}
+
 /* A rank's facts and types, up to its "sent" row. */
 static void put_rank_head(out *o, int rank, const char *host, int local,
-                          const char *cpus, uint64_t wall, const uint64_t *ns,
-                          const uint64_t *calls)
+                          const char *cpus, const facts *f,
+                          const uint64_t *ns, const uint64_t *calls)
 {
     uint64_t mpi = 0;
     for (int t = 0; t < CP_NTYPES; t++)
@@ -167,9 +208,10 @@ static void put_rank_head(out *o, int rank, const char *host, int local,
     put(o, ", \"cpus\": ");
     put_str(o, cpus);
     put(o, ", \"wall_ns\": ");
-    put_u(o, wall);
+    put_u(o, f->wall);
     put(o, ", \"mpi_ns\": ");
     put_u(o, mpi);
+    put_facts(o, f, mpi);
     put(o, ",\n     \"types\": {");
     int first = 1;
     for (int t = 0; t < CP_NTYPES; t++)
@@ -280,8 +322,23 @@ static void cpu_list(char *out, size_t size)
     }
 }
 
+/* TOPOMAP_PROC_KIND: cpu, gpu, or unset. */
+static int proc_kind(void)
+{
+    const char *v = getenv("TOPOMAP_PROC_KIND");
+    if (!v || !*v)
+        return CP_PROC_UNSET;
+    if (strcmp(v, "cpu") == 0)
+        return CP_PROC_CPU;
+    if (strcmp(v, "gpu") == 0)
+        return CP_PROC_GPU;
+    cp_warn("TOPOMAP_PROC_KIND=%s: not cpu or gpu, not recorded", v);
+    return CP_PROC_UNSET;
+}
+
 void cp_take_facts(void)
 {
+    cp.proc_kind = proc_kind();
     int len = 0;
     PMPI_Get_processor_name(cp.host, &len);
     cpu_list(cp.cpus, sizeof cp.cpus);
@@ -370,15 +427,64 @@ static void pack_comm(words *b, const cp_comm *c, cp_rate r)
     }
 }
 
+/* This rank's facts, with `wall` ns from MPI_Init.  Async-signal-safe
+ * (getrusage is a plain system call on Linux).  Host memory is whatever
+ * was counted (sent, collective send buffers, one-sided) that no other
+ * kind has. */
+static void own_facts(facts *f, uint64_t wall)
+{
+    memset(f, 0, sizeof *f);
+    f->wall = wall;
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0)
+        f->maxrss_kb = (uint64_t)ru.ru_maxrss; /* KiB on Linux */
+    f->proc_kind = (uint64_t)cp.proc_kind;
+    f->gpu_known = (uint64_t)cp.gpu_known;
+    f->gpu_mem_used = cp.gpu_mem_used;
+    memcpy(f->gpu_bus_id, cp.gpu_bus_id, sizeof f->gpu_bus_id);
+    f->gpu_bus_id[CP_BUS_ID_LEN - 1] = '\0';
+    uint64_t total = 0, others = 0;
+    for (int i = 0; i < cp.world_size; i++)
+        total += cp_load(&cp.sent_bytes[i]) + cp_load(&cp.rma_bytes[i]);
+    for (const cp_comm *c = __atomic_load_n(&cp.comms, __ATOMIC_ACQUIRE); c;
+         c = c->next)
+        for (int t = 0; t < CP_NTYPES; t++)
+            total += cp_load(&c->coll[t].bytes);
+    for (int k = CP_MEM_HOST + 1; k < CP_MEM_KINDS; k++) {
+        f->kinds[k] = cp_load(&cp.kind_bytes[k]);
+        others += f->kinds[k];
+    }
+    f->kinds[CP_MEM_HOST] = total > others ? total - others : 0;
+}
+
+/* The facts but wall time, as words for the gather. */
+static void pack_facts(words *b, const facts *f)
+{
+    word(b, f->maxrss_kb);
+    word(b, f->proc_kind);
+    word(b, f->gpu_known);
+    word(b, f->gpu_mem_used);
+    for (size_t i = 0; i < CP_BUS_ID_LEN; i += 8) {
+        uint64_t w;
+        memcpy(&w, f->gpu_bus_id + i, 8);
+        word(b, w);
+    }
+    for (int k = 0; k < CP_MEM_KINDS; k++)
+        word(b, f->kinds[k]);
+}
+
 /* Times go in ns, converted at this rank's rate. */
 static void pack(words *b)
 {
     cp_rate r = cp_clock_rate();
-    word(b, cp_ns((uint64_t)(cp.t_finalize - cp.t_init), r));
+    facts f;
+    own_facts(&f, cp_ns((uint64_t)(cp.t_finalize - cp.t_init), r));
+    word(b, f.wall);
     for (int t = 0; t < CP_NTYPES; t++) {
         word(b, cp_ns(cp.type_ticks[t], r));
         word(b, cp.type_calls[t]);
     }
+    pack_facts(b, &f);
     pack_row(b, cp.sent_bytes, cp.sent_msgs);
     pack_row(b, cp.recv_bytes, cp.recv_msgs);
     pack_row(b, cp.rma_bytes, cp.rma_ops);
@@ -398,6 +504,21 @@ typedef struct cursor {
 static uint64_t get(cursor *c)
 {
     return c->w < c->end ? *c->w++ : 0;
+}
+
+static void unpack_facts(cursor *c, facts *f)
+{
+    f->maxrss_kb = get(c);
+    f->proc_kind = get(c);
+    f->gpu_known = get(c);
+    f->gpu_mem_used = get(c);
+    for (size_t i = 0; i < CP_BUS_ID_LEN; i += 8) {
+        uint64_t w = get(c);
+        memcpy(f->gpu_bus_id + i, &w, 8);
+    }
+    f->gpu_bus_id[CP_BUS_ID_LEN - 1] = '\0';
+    for (int k = 0; k < CP_MEM_KINDS; k++)
+        f->kinds[k] = get(c);
 }
 
 /* One distinct communicator across ranks. */
@@ -501,13 +622,16 @@ static void put_final(out *o, const void *arg)
     put_header(o, 0);
     for (int r = 0; r < n; r++) {
         cursor *c = &g->cur[r];
-        uint64_t wall = get(c), ns[CP_NTYPES], calls[CP_NTYPES];
+        facts f;
+        uint64_t ns[CP_NTYPES], calls[CP_NTYPES];
+        f.wall = get(c);
         for (int t = 0; t < CP_NTYPES; t++) {
             ns[t] = get(c);
             calls[t] = get(c);
         }
+        unpack_facts(c, &f);
         put_rank_head(o, r, g->hosts + (size_t)r * CP_HOST_LEN, g->local[r],
-                      g->cpus + (size_t)r * CP_CPUS_LEN, wall, ns, calls);
+                      g->cpus + (size_t)r * CP_CPUS_LEN, &f, ns, calls);
         for (int i = 0; i < 3; i++) {
             put(o, row_label[i]);
             put_row_words(o, c);
@@ -653,9 +777,11 @@ static void put_partial(out *o, const void *arg)
         ns[t] = cp_ns(cp_load(&cp.type_ticks[t]), r);
         calls[t] = cp_load(&cp.type_calls[t]);
     }
+    facts f;
+    own_facts(&f, cp_ns((uint64_t)(cp_now() - cp.t_init), r));
     put_header(o, 1);
-    put_rank_head(o, cp.world_rank, cp.host, cp.local_rank, cp.cpus,
-                  cp_ns((uint64_t)(cp_now() - cp.t_init), r), ns, calls);
+    put_rank_head(o, cp.world_rank, cp.host, cp.local_rank, cp.cpus, &f, ns,
+                  calls);
     const uint64_t *rows[3][2] = {{cp.sent_bytes, cp.sent_msgs},
                                   {cp.recv_bytes, cp.recv_msgs},
                                   {cp.rma_bytes, cp.rma_ops}};

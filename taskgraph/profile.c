@@ -5,10 +5,15 @@
 
 #include "profile_internal.h"
 
+const char *const tg_mem_kind_names[TG_MEM_KINDS] = {"host", "pinned",
+                                                     "device", "managed"};
+
 void tg_prof_rank_clear(tg_prof_rank *r)
 {
     free(r->host);
     free(r->cpus);
+    free(r->proc_kind);
+    free(r->cuda_bus_id);
     free(r->ns); /* calls lives in the same block */
     free(r->sent);
     free(r->received);

@@ -298,6 +298,54 @@ static int read_rank_types(reader *r, json_t *o, tg_prof_rank *rk)
     return rc;
 }
 
+/* The members placement needs, which come together: a rank has them
+ * when it has "compute_ns" (profiles before issue 7 have none). */
+static int read_facts(reader *r, json_t *o, tg_prof_rank *rk)
+{
+    if (!json_object_get(o, "compute_ns"))
+        return 0;
+    rk->has_facts = 1;
+    int rc;
+    if ((rc = u64_member(r, o, "compute_ns", &rk->compute_ns)) ||
+        (rc = u64_member(r, o, "maxrss_kb", &rk->maxrss_kb)))
+        return rc;
+    uint64_t want = rk->wall_ns > rk->mpi_ns ? rk->wall_ns - rk->mpi_ns : 0;
+    json_t *kind = need(r, o, "proc_kind"), *cuda = need(r, o, "cuda"),
+           *sent = need(r, o, "sent_by_kind");
+    if (!kind || !cuda || !sent)
+        return TG_EPARSE;
+    push_key(r, "compute_ns");
+    if (rk->compute_ns != want)
+        rc = bad(r, "%llu is not wall_ns - mpi_ns (%llu)",
+                 (unsigned long long)rk->compute_ns, (unsigned long long)want);
+    pop(r);
+    push_key(r, "proc_kind");
+    if (!rc && !json_is_null(kind) &&
+        !(json_is_string(kind) &&
+          (!strcmp(json_string_value(kind), "cpu") ||
+           !strcmp(json_string_value(kind), "gpu"))))
+        rc = bad(r, "must be \"cpu\", \"gpu\" or null");
+    pop(r);
+    if (!rc && json_is_string(kind) &&
+        !(rk->proc_kind = strdup(json_string_value(kind))))
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    push_key(r, "cuda");
+    if (!rc && !json_is_null(cuda) && !json_is_object(cuda))
+        rc = bad(r, "must be {\"pci_bus_id\": ID, \"mem_used\": BYTES} or "
+                    "null");
+    if (!rc && json_is_object(cuda) &&
+        !(rc = str_member(r, cuda, "pci_bus_id", 0, &rk->cuda_bus_id)))
+        rc = u64_member(r, cuda, "mem_used", &rk->cuda_mem_used);
+    pop(r);
+    push_key(r, "sent_by_kind");
+    if (!rc && !json_is_object(sent))
+        rc = bad(r, "must be an object of bytes per memory kind");
+    for (int k = 0; k < TG_MEM_KINDS && !rc; k++)
+        rc = u64_member(r, sent, tg_mem_kind_names[k], &rk->sent_by_kind[k]);
+    pop(r);
+    return rc;
+}
+
 /* Element i of "ranks" (the path is at it). */
 static int read_rank(reader *r, json_t *o, size_t i)
 {
@@ -324,6 +372,7 @@ static int read_rank(reader *r, json_t *o, size_t i)
         (rc = str_member(r, o, "cpus", 0, &rk->cpus)) ||
         (rc = u64_member(r, o, "wall_ns", &rk->wall_ns)) ||
         (rc = u64_member(r, o, "mpi_ns", &rk->mpi_ns)) ||
+        (rc = read_facts(r, o, rk)) ||
         (rc = read_rank_types(r, o, rk)) ||
         (rc = read_row(r, o, "sent", &rk->sent, &rk->nsent)) ||
         (rc = read_row(r, o, "received", &rk->received, &rk->nreceived)))

@@ -34,6 +34,31 @@ static void put_row(FILE *fp, const tg_prof_row *row, int n)
     fputc(']', fp);
 }
 
+/* The members placement needs (libcommprof's put_facts). */
+static void put_facts(FILE *fp, const tg_prof_rank *rk)
+{
+    fprintf(fp, ",\n     \"compute_ns\": %" PRIu64 ", \"maxrss_kb\": %" PRIu64
+                ", \"proc_kind\": ",
+            rk->compute_ns, rk->maxrss_kb);
+    if (rk->proc_kind)
+        put_str(fp, rk->proc_kind);
+    else
+        fputs("null", fp);
+    fputs(", \"cuda\": ", fp);
+    if (rk->cuda_bus_id) {
+        fputs("{\"pci_bus_id\": ", fp);
+        put_str(fp, rk->cuda_bus_id);
+        fprintf(fp, ", \"mem_used\": %" PRIu64 "}", rk->cuda_mem_used);
+    } else {
+        fputs("null", fp);
+    }
+    fputs(",\n     \"sent_by_kind\": {", fp);
+    for (int k = 0; k < TG_MEM_KINDS; k++)
+        fprintf(fp, "%s\"%s\": %" PRIu64, k ? ", " : "", tg_mem_kind_names[k],
+                rk->sent_by_kind[k]);
+    fputc('}', fp);
+}
+
 static void put_rank(FILE *fp, const tg_profile *p, int r)
 {
     const tg_prof_rank *rk = &p->ranks[r];
@@ -41,8 +66,11 @@ static void put_rank(FILE *fp, const tg_profile *p, int r)
     put_str(fp, rk->host);
     fprintf(fp, ", \"local_rank\": %d, \"cpus\": ", rk->local_rank);
     put_str(fp, rk->cpus);
-    fprintf(fp, ", \"wall_ns\": %" PRIu64 ", \"mpi_ns\": %" PRIu64
-                ",\n     \"types\": {", rk->wall_ns, rk->mpi_ns);
+    fprintf(fp, ", \"wall_ns\": %" PRIu64 ", \"mpi_ns\": %" PRIu64,
+            rk->wall_ns, rk->mpi_ns);
+    if (rk->has_facts)
+        put_facts(fp, rk);
+    fprintf(fp, ",\n     \"types\": {");
     int first = 1;
     for (int t = 0; t < p->ntypes; t++)
         if (rk->calls[t] || rk->ns[t]) {

@@ -276,6 +276,11 @@ int tg_rgg_points(int n, uint64_t seed, double *x, double *y);
 #define TG_PROFILE_FORMAT "topomap-commprof"
 #define TG_PROFILE_VERSION 1
 
+/* Memory kinds of send buffers, in the order of a rank's
+ * "sent_by_kind": host (pageable), pinned, device, managed. */
+#define TG_MEM_KINDS 4
+extern const char *const tg_mem_kind_names[TG_MEM_KINDS];
+
 /* Traffic between a rank and one other world rank. */
 typedef struct tg_prof_row {
     int peer;       /* world rank */
@@ -290,6 +295,16 @@ typedef struct tg_prof_rank {
     char *cpus;            /* the CPUs it may run on, "0-3,8" */
     uint64_t wall_ns;      /* MPI_Init to MPI_Finalize */
     uint64_t mpi_ns;       /* time in MPI */
+    /* What placement needs (issue 7), in profiles that have it
+     * (has_facts; older ones lack it and leave these zero). */
+    int has_facts;
+    uint64_t compute_ns;   /* wall_ns - mpi_ns */
+    uint64_t maxrss_kb;    /* peak resident memory */
+    char *proc_kind;       /* TOPOMAP_PROC_KIND: "cpu", "gpu"; NULL: unset */
+    char *cuda_bus_id;     /* PCI bus id of its CUDA context's device;
+                            * NULL: no context */
+    uint64_t cuda_mem_used; /* bytes in use on that device */
+    uint64_t sent_by_kind[TG_MEM_KINDS]; /* bytes from each memory kind */
     uint64_t *ns, *calls;  /* per type: time and calls (ntypes each) */
     int nsent, nreceived, nrma;
     tg_prof_row *sent;     /* point-to-point sends, per destination */

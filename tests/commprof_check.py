@@ -25,6 +25,11 @@
       measured itself
   commprof_check.py requests PROFILE STDOUT  tests/mpi/requests.c (4
       ranks); STDOUT: its completion calls
+  commprof_check.py split PROFILE PREFIX    write the partial files
+      PREFIX.rankR that every rank of PROFILE would leave
+  commprof_check.py memkinds PROFILE STDOUT MODE   tests/mpi/memkinds.c
+      (4 ranks) run with the stand-in CUDA driver loaded early, late or
+      not at all (MODE none); STDOUT: what the stand-in was asked
 """
 import glob
 import json
@@ -606,6 +611,17 @@ def check_partial(folder, variant):
             (half, ()): {(r, "bcast"): (1, 16 if root else 0, {1: 16} if root else {})}})
 
 
+def printed(stdout):
+    """The "rank R NAME VALUE NAME VALUE ..." lines a test program printed:
+    {R: {NAME: VALUE}}."""
+    got = {}
+    for line in open(stdout):
+        words = line.split()
+        if len(words) > 2 and words[0] == "rank" and len(words) % 2 == 0:
+            got[int(words[1])] = {k: int(v) for k, v in zip(words[2::2], words[3::2])}
+    return got
+
+
 def check_timing(prof, stdout, clock):
     """tests/mpi/timing.c on 4 ranks: only intervals that contain one
     another are compared, so no figure depends on the machine's speed.
@@ -617,11 +633,7 @@ def check_timing(prof, stdout, clock):
     tol = 0 if clock == "monotonic" else 2e-3
     n = prof["world_size"]
     expect("world_size", n, 4)
-    seen = {}
-    for line in open(stdout):
-        words = line.split()
-        if len(words) > 2 and words[0] == "rank":
-            seen[int(words[1])] = {k: int(v) for k, v in zip(words[2::2], words[3::2])}
+    seen = printed(stdout)
     expect("ranks that printed", sorted(seen), list(range(n)))
     # The operation sleeps inside the calls: some rank applies it in the
     # allreduces and in the reduce (else the test proves nothing).
@@ -666,11 +678,7 @@ def check_requests(prof, stdout):
     t % 17 + 1 bytes: 2 x (35 x (1 + ... + 17) + (1 + ... + 5)) = 10740 B."""
     n = prof["world_size"]
     expect("world_size", n, 4)
-    completions = {}
-    for line in open(stdout):
-        m = re.match(r"rank (\d+) completions (\d+)$", line.strip())
-        if m:
-            completions[int(m.group(1))] = int(m.group(2))
+    completions = {r: v["completions"] for r, v in printed(stdout).items()}
     expect("ranks that printed", sorted(completions), list(range(n)))
     for rk in prof["ranks"]:
         r = rk["rank"]
@@ -681,10 +689,65 @@ def check_requests(prof, stdout):
                {"p2p": 2400 + completions.get(r, 0)})
 
 
+def check_memkinds(prof, stdout, mode):
+    """tests/mpi/memkinds.c on 4 ranks."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    asked = {r: (v["queries"], v["forbidden"]) for r, v in printed(stdout).items()}
+    own = {}  # this rank's collective bytes
+    for c in prof["communicators"]:
+        for k in c["collectives"]:
+            own[k["rank"]] = own.get(k["rank"], 0) + k["bytes"]
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        # Host: 3 x 100; pinned: 2 x 200 and the Bcast's 1000 at the root;
+        # device: 4 x 300, 3 starts of 500, the Put's 8; managed: 400 and
+        # the Allreduce's 64 doubles.  Without the driver, all host.
+        kinds = {"host": 300, "pinned": 400 + (1000 if r == 0 else 0),
+                 "device": 2708, "managed": 912}
+        if mode == "none":
+            kinds = {"host": sum(kinds.values()), "pinned": 0, "device": 0, "managed": 0}
+        expect(f"rank {r} sent_by_kind", rk["sent_by_kind"], kinds)
+        expect(f"rank {r} sent", rows(rk["sent"]), {(r + 1) % n: (3800, 13)})
+        expect(f"rank {r} rma", rows(rk["rma"]), {(r + 1) % n: (8, 1)})
+        counted = (sum(b for _, b, _ in rk["sent"]) + sum(b for _, b, _ in rk["rma"])
+                   + own.get(r, 0))
+        expect(f"rank {r} sent_by_kind adds up to the bytes sent", sum(kinds.values()), counted)
+        expect(f"rank {r} compute_ns", rk["compute_ns"], rk["wall_ns"] - rk["mpi_ns"])
+        expect(f"rank {r} maxrss_kb {rk['maxrss_kb']} covers the 16 MiB it touched",
+               rk["maxrss_kb"] >= 16384, True)
+        expect(f"rank {r} proc_kind", rk["proc_kind"], ["cpu", "gpu", None, None][r])
+        gpu = None
+        if mode != "none" and r % 2 == 0:
+            gpu = {"pci_bus_id": f"0000:{0x10 + r:02x}:00.0", "mem_used": (r + 1) << 20}
+        expect(f"rank {r} cuda", rk["cuda"], gpu)
+        # One driver query per allocation (host page, pinned, device,
+        # managed): every other send finds its range cached.  No call that
+        # creates or switches a context.
+        expect(f"rank {r} (driver queries, context calls)", asked.get(r),
+               (-1, -1) if mode == "none" else (4, 0))
+
+
+def split(prof, prefix):
+    """The partial files of every rank of prof, as the partial-file rules
+    make them: one rank, the communicators it has records on with its own
+    records, numbered in the file."""
+    for rk in prof["ranks"]:
+        comms = []
+        for c in prof["communicators"]:
+            recs = [k for k in c["collectives"] if k["rank"] == rk["rank"]]
+            if recs:
+                comms.append(dict({k: v for k, v in c.items() if k != "collectives"},
+                                  id=len(comms), collectives=recs))
+        with open(f"{prefix}.rank{rk['rank']}", "w") as f:
+            json.dump(dict(prof, partial=True, ranks=[rk], communicators=comms), f)
+
+
 def main():
     if len(sys.argv) < 3 or sys.argv[1] not in (
             "pattern", "late", "fortran", "fortran_calls", "monitoring", "p2p", "coll",
-            "intercomm", "rma", "threads", "partial", "timing", "requests"):
+            "intercomm", "rma", "threads", "partial", "timing", "requests",
+            "memkinds", "split"):
         print(__doc__)
         return 2
     prof = None if sys.argv[1] == "partial" else json.load(open(sys.argv[2]))
@@ -707,6 +770,11 @@ def main():
         check_timing(prof, sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "requests":
         check_requests(prof, sys.argv[3])
+    elif sys.argv[1] == "memkinds":
+        check_memkinds(prof, sys.argv[3], sys.argv[4])
+    elif sys.argv[1] == "split":
+        split(prof, sys.argv[3])
+        return 0
     else:
         check_monitoring(prof, sys.argv[3])
     for f in failures:
