@@ -6,7 +6,9 @@
 # torus); the test is skipped without matplotlib.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-plot="python3 $TOPOMAP_SRCDIR/scripts/topomap-plot"
+# The script itself: its interpreter is Debian's python3, which
+# python3-matplotlib is for (python3 on PATH may be another one).
+plot=$TOPOMAP_SRCDIR/scripts/topomap-plot
 
 cat > "$work/report.json" <<'EOF'
 {"format": "topomap-parmapper-report", "version": 1,
@@ -30,8 +32,8 @@ expect_fail 2 "no output file: give -o FILE.png" $plot pareto "$work/report.json
 expect_fail 2 "give one report" $plot pareto -o "$work/x.png"
 for f in g p x; do expect_no_file "$work/$f.png"; done
 
-if ! python3 -c 'import matplotlib' 2> /dev/null; then
-  echo "python3 has no matplotlib (Debian: python3-matplotlib): no picture drawn"
+if ! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null; then
+  echo "/usr/bin/python3 has no matplotlib (Debian: python3-matplotlib): no picture drawn"
   [ "$failures" -eq 0 ] || finish
   exit 77
 fi
