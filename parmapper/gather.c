@@ -119,6 +119,7 @@ int pm_choose(MPI_Comm comm, const pm_options *o, const tg_graph *g,
     pm_search_counts(s, &runs, &stopped);
     r->nranks = size;
     r->seconds = pm_search_seconds(s);
+    r->rounds_complete = pm_search_complete(s);
     if (rank == 0) {
         r->runs = malloc((size_t)size * sizeof *r->runs);
         r->stopped = malloc((size_t)size * sizeof *r->stopped);

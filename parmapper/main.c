@@ -143,7 +143,7 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
                           j->nconfigs,
                           j->o.a.seed,
                           j->o.time,
-                          j->o.first,
+                          j->o.rounds,
                           j->o.select == PM_SELECT_MAXLOAD
                               ? 0u
                               : (unsigned)GM_METRICS_NO_LOAD};

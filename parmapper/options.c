@@ -5,7 +5,7 @@
 #include "parmapper.h"
 
 static const char help[] =
-    "usage: mpirun -np K parmapper GRAPH --time SECONDS [--first]\n"
+    "usage: mpirun -np K parmapper GRAPH [--time SECONDS] [--rounds R]\n"
     "           [--alpha A] [--seed S] [--select alpha|avg|max|maxload]\n"
     "           [--rankfile FILE] [--slurm-hostfile FILE] [--mapping FILE]\n"
     "           [--report FILE] [machine options] [graph options]\n"
@@ -19,9 +19,13 @@ static const char help[] =
     "as many ranks as the application will have (bound to cores).\n"
     "\n"
     "search:\n"
-    "  --time SECONDS       time limit of the search (> 0; required unless\n"
-    "                       --first)\n"
-    "  --first              stop once every configuration has run once\n"
+    "  --time SECONDS       time limit of the search (> 0)\n"
+    "  --rounds R           stop once every configuration has run R times\n"
+    "                       (first with --seed, then with seeds mixed from\n"
+    "                       it); the result is then the same for any number\n"
+    "                       of ranks and any machine speed.  At least one of\n"
+    "                       --time and --rounds; with both, what comes first\n"
+    "  --first              --rounds 1\n"
     "  --seed S             seed of the first run of every configuration\n"
     "                       (default 0: ties broken without randomness);\n"
     "                       later runs get seeds mixed from S\n"
@@ -59,7 +63,7 @@ static const char help[] =
 enum {
     OPT_NODES = 256, OPT_SLOTS, OPT_HOSTFILE, OPT_TASKS_PER_SLOT,
     OPT_NETWORK, OPT_POSITIONS, OPT_NODE_TOPOLOGY, OPT_FROM, OPT_LAYER,
-    OPT_TIME, OPT_FIRST, OPT_ALPHA, OPT_SEED, OPT_SELECT, OPT_RANKFILE,
+    OPT_TIME, OPT_ROUNDS, OPT_FIRST, OPT_ALPHA, OPT_SEED, OPT_SELECT, OPT_RANKFILE,
     OPT_SLURM, OPT_MAPPING, OPT_REPORT
 };
 
@@ -75,6 +79,7 @@ static const struct option longopts[] = {
     {"from", required_argument, NULL, OPT_FROM},
     {"layer", required_argument, NULL, OPT_LAYER},
     {"time", required_argument, NULL, OPT_TIME},
+    {"rounds", required_argument, NULL, OPT_ROUNDS},
     {"first", no_argument, NULL, OPT_FIRST},
     {"alpha", required_argument, NULL, OPT_ALPHA},
     {"seed", required_argument, NULL, OPT_SEED},
@@ -120,7 +125,8 @@ static int parse_one(int c, const char *v, pm_options *o)
     case OPT_FROM: return cli_format("--from", v, &a->read.format);
     case OPT_LAYER: a->layer = v; return 0;
     case OPT_TIME: return parse_time(v, &o->time);
-    case OPT_FIRST: o->first = 1; return 0;
+    case OPT_ROUNDS: return cli_int("--rounds", v, 1, INT32_MAX, &o->rounds);
+    case OPT_FIRST: o->rounds = 1; return 0;
     case OPT_ALPHA: return cli_double("--alpha", v, 1, 1e9, &o->alpha);
     case OPT_SEED:
         a->have_seed = 1;
@@ -168,8 +174,8 @@ int pm_parse(int argc, char **argv, pm_options *o)
         return cli_usage_error("unexpected argument '%s'", argv[optind + 1]);
     o->a.pos[0] = argv[optind];
     o->a.npos = 1;
-    if (!o->time && !o->first)
-        return cli_usage_error("give --time SECONDS (or --first)");
+    if (!o->time && !o->rounds)
+        return cli_usage_error("give --time SECONDS, --rounds R or --first");
     if (o->a.hostfile && (o->a.nodes || o->a.slots))
         return cli_usage_error("--hostfile gives the nodes and their slots: "
                                "drop --nodes and --slots");

@@ -28,8 +28,8 @@ typedef struct pm_options {
     cmd_args a;          /* graph, machine and --seed, as greedymap's */
     int offline;         /* --nodes, --slots or --hostfile was given */
     int tasks_per_slot;  /* --tasks-per-slot (1) */
-    double time;         /* --time in seconds; 0: none (only with --first) */
-    int first;           /* --first */
+    double time;         /* --time in seconds; 0: none (only with --rounds) */
+    int rounds;          /* --rounds (--first: 1); 0: until the time */
     double alpha;        /* --alpha (1.05) */
     pm_criterion select; /* --select (alpha) */
     const char *rankfile, *slurm_hostfile, *mapping, *report;
@@ -119,7 +119,7 @@ typedef struct pm_search_input {
     int nconfigs;
     uint64_t seed;
     double time;       /* seconds, 0: no limit */
-    int first;
+    int rounds;        /* rounds of the portfolio, 0: no limit */
     unsigned eval_flags; /* for gm_evaluate */
 } pm_search_input;
 
@@ -128,7 +128,7 @@ typedef struct pm_search_input {
 uint64_t pm_seed(uint64_t seed, int config, int round);
 
 /* Collective: run the portfolio on every rank of comm until the time
- * limit (or once with --first) and return this rank's results in *out
+ * limit or the number of rounds and return this rank's results in *out
  * (always, also on failure: free with pm_search_free).  Returns 0 or a
  * TG_E* code with err. */
 int pm_search_run(MPI_Comm comm, const pm_search_input *in, pm_search **out,
@@ -138,6 +138,9 @@ const pm_front *pm_search_front(const pm_search *s);
 const gm_place *pm_search_mapping(const pm_search *s, int id);
 /* Runs finished and runs cut short by the time limit on this rank. */
 void pm_search_counts(const pm_search *s, int64_t *runs, int64_t *stopped);
+/* 1 when the search ended because every rank had run all its jobs of
+ * --rounds (not at the time limit): the result is then reproducible. */
+int pm_search_complete(const pm_search *s);
 /* Seconds from the start of the search to its end (the same on every
  * rank up to clock skew). */
 double pm_search_seconds(const pm_search *s);
@@ -157,6 +160,7 @@ typedef struct pm_result {
     int64_t *runs, *stopped; /* per rank */
     int nranks;
     double seconds;       /* the search, as rank 0 timed it */
+    int rounds_complete;  /* every rank ran all its jobs of --rounds */
 } pm_result;
 
 /* Collective: gather the fronts on rank 0, choose a point, and bring its

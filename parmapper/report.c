@@ -95,9 +95,10 @@ static json_t *search(const pm_report_input *in)
         total += r->runs[i];
     }
     return json_pack(
-        "{s:i, s:o, s:b, s:o, s:s, s:f, s:i, s:f, s:I, s:o, s:o}", "ranks",
+        "{s:i, s:o, s:o, s:b, s:o, s:s, s:f, s:i, s:f, s:I, s:o, s:o}", "ranks",
         in->nranks, "time_limit", o->time > 0 ? json_real(o->time) : json_null(),
-        "first", o->first, "seed", ju64(o->a.seed), "select",
+        "rounds", o->rounds ? json_integer(o->rounds) : json_null(),
+        "rounds_complete", r->rounds_complete, "seed", ju64(o->a.seed), "select",
         pm_criterion_name(o->select), "alpha", o->alpha, "configurations",
         in->nconfigs, "seconds", r->seconds, "runs", total, "runs_per_rank",
         runs ? runs : json_null(), "stopped_per_rank",

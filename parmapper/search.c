@@ -9,8 +9,9 @@
  * 0 uses the seed of --seed (0: ties broken without randomness, which
  * keeps regular structure); round r > 0 of configuration c gets the first
  * output of tg_rng seeded with S xor (c << 32 | r), or 1 if that is 0.  A
- * run depends only on its configuration and seed, so --first (round 0
- * only) gives the same runs, and the same front, for any K.
+ * run depends only on its configuration and seed, so --rounds R (rounds
+ * 0 to R - 1; --first is R = 1) that end before the time limit give the
+ * same runs, and the same front, for any K and any machine speed.
  *
  * Threads.  A worker thread does the runs; the main thread keeps time.
  * Every TICK seconds (and at once when its worker is done) the main
@@ -20,7 +21,7 @@
  * so far, and the best average and maximum so far (for the progress
  * line).  All ranks see the same reduced values and so stop at the same
  * reduction: when the limit is reached, when every worker is done
- * (--first), or after a failure.  The main thread then asks its worker to
+ * (--rounds), or after a failure.  The main thread then asks its worker to
  * stop; a GreedyMap run sees that before its next task
  * (gm_greedymap_run), so the search ends within a tick's reductions of
  * the limit.  The steps that cannot be interrupted are the task lists
@@ -71,6 +72,7 @@ struct pm_search {
     /* The main thread's. */
     pthread_t thread;
     int started, abandoned;
+    int complete; /* every worker had run all its jobs */
     double t0, seconds;
 };
 
@@ -205,7 +207,7 @@ static void *worker(void *arg)
     int rc = 0;
     for (int64_t j = s->rank; !rc && !stop_requested(s); j += s->size) {
         int64_t round = j / nc;
-        if ((s->in.first && round > 0) || round > INT32_MAX)
+        if ((s->in.rounds && round >= s->in.rounds) || round > INT32_MAX)
             break;
         rc = run_job(s, (int)(j % nc), (int)round, &err);
     }
@@ -300,8 +302,10 @@ static void keep_time(MPI_Comm comm, pm_search *s)
             progress(s, el, all_runs, all_best, &shown);
             shown_at = el;
         }
-        if (all[0] || !all[1] || all[2])
+        if (all[0] || !all[1] || all[2]) {
+            s->complete = !all[1] && !all[2];
             break;
+        }
     }
     if (shown)
         fputc('\n', stderr);
@@ -389,6 +393,11 @@ void pm_search_counts(const pm_search *s, int64_t *runs, int64_t *stopped)
 {
     *runs = s->final_runs;
     *stopped = s->final_stopped;
+}
+
+int pm_search_complete(const pm_search *s)
+{
+    return s->complete;
 }
 
 double pm_search_seconds(const pm_search *s)

@@ -6,6 +6,8 @@ written apart from the C code they check.
                            (no point dominates another), and the chosen
                            point is the one the selection rule gives
   same REPORT REPORT       the two fronts and chosen points are identical
+  rounds REPORT R          the search ran R rounds of the portfolio to the
+                           end: R x configurations runs, none stopped
   beats-block REPORT       the chosen average is <= the block mapping's
   bound RANKFILE WHEREAMI  every rank of tests/mpi/whereami's output is
                            bound to the core its rankfile line names
@@ -98,6 +100,17 @@ def same(a, b):
         fail("chosen points differ")
 
 
+def rounds(path, want):
+    s = load(path)["search"]
+    runs = int(want) * s["configurations"]
+    if s["rounds"] != int(want) or not s["rounds_complete"] or s["runs"] != runs \
+            or any(s["stopped_per_rank"]):
+        fail("%s: expected %s complete rounds, %d runs, none stopped: got rounds %s, "
+             "complete %s, %d runs, stopped %s" % (path, want, runs, s["rounds"],
+                                                   s["rounds_complete"], s["runs"],
+                                                   s["stopped_per_rank"]))
+
+
 def beats_block(path):
     r = load(path)
     got, block = r["chosen"]["metrics"]["hop_bytes_avg"], r["default"]["metrics"]["hop_bytes_avg"]
@@ -133,7 +146,7 @@ def slurm(hostfile, mapping):
 
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"report": check_report, "same": same, "beats-block": beats_block,
+    {"report": check_report, "same": same, "rounds": rounds, "beats-block": beats_block,
      "bound": bound, "slurm": slurm}[cmd](*args)
 
 

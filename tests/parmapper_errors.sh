@@ -22,7 +22,10 @@ for t in 0 -1 abc; do
   expect_fail 2 "--time wants" pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --time $t "${outs[@]}"
   expect_fail 2 "--time wants" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --time $t "${outs[@]}"
 done
-expect_fail 2 "give --time SECONDS" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 "${outs[@]}"
+for r in 0 -2 x; do
+  expect_fail 2 "--rounds" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --rounds $r "${outs[@]}"
+done
+expect_fail 2 "give --time SECONDS, --rounds R or --first" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 "${outs[@]}"
 expect_fail 2 "nothing to write" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first
 expect_fail 2 "--alpha wants" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --alpha 0.9 "${outs[@]}"
 expect_fail 2 "--select" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --select best "${outs[@]}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# parmapper under mpirun: with --first and one seed the front, the chosen
-# point and the mapping are the same run after run and for 1, 2 or 4
-# ranks; every report's chosen point is on a true front and is the one
+# parmapper under mpirun: with --first, or a time budget with --rounds
+# that ends first, and one seed the front, the chosen point and the
+# mapping are the same run after run and for 1, 2 or 4 ranks; every report's chosen point is on a true front and is the one
 # the selection rule gives (tests/parmapper_check.py), for several alphas
 # and every criterion; a time-limited run obeys the same rules.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
@@ -37,6 +37,17 @@ done
 for sel in avg max maxload; do
   expect_ok pm 3 "$work/g.tg.json" "${machine[@]}" --first --select $sel --report "$work/s.json"
   expect_ok $check report "$work/s.json"
+done
+
+# A time budget with a number of rounds that ends first: the same result
+# for 1, 2 and 4 ranks, run after run.
+for np in 1 2 4 2; do
+  expect_ok pm $np "$work/g.tg.json" "${machine[@]}" --time 120 --rounds 3 --seed 11 \
+    --report "$work/rounds-$np.json" --mapping "$work/rounds-$np.txt"
+  expect_ok $check report "$work/rounds-$np.json"
+  expect_ok $check rounds "$work/rounds-$np.json" 3
+  expect_ok $check same "$work/rounds-1.json" "$work/rounds-$np.json"
+  expect_ok cmp "$work/rounds-1.txt" "$work/rounds-$np.txt"
 done
 
 # Against the time: runs go on past the first round.
