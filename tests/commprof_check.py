@@ -157,10 +157,13 @@ def check_fortran_calls(prof, stdout):
         expect(f"rank {r} received", rows(rk["received"]), {nb: (100, 25)})
         # One INTEGER per operation: to r+1 Put, Get, Accumulate; to r+2
         # Get_accumulate, Fetch_and_op, Compare_and_swap; to r+3 Rput,
-        # Rget, Raccumulate, Rget_accumulate, and from an odd rank the Put
-        # to its partner r-1 = r+3 under post/start.
+        # Rget, Raccumulate, Rget_accumulate, and the Put to the partner
+        # under post/start: an odd rank's to r-1 = r+3, then an even
+        # rank's to r+1.
+        even = 1 - odd
         expect(f"rank {r} rma", rows(rk["rma"]),
-               {right: (12, 3), (r + 2) % n: (12, 3), (r + 3) % n: (16 + 4 * odd, 4 + odd)})
+               {right: (12 + 4 * even, 3 + even), (r + 2) % n: (12, 3),
+                (r + 3) % n: (16 + 4 * odd, 4 + odd)})
         # Each call once.  p2p: send modes 4 x (Irecv, send, Wait) 12;
         # nonblocking 4 Irecv + 4 sends + Waitall 9; Sendrecv,
         # Sendrecv_replace, Send, Recv 4; persistent 8 inits, Startall,
@@ -174,13 +177,14 @@ def check_fortran_calls(prof, stdout):
         # lock, 3 ops, flush, flush_local, unlock 7; lock_all, 4 ops,
         # Waitall (its requests are one-sided), flush_all, flush_local_all,
         # unlock_all 9; then an odd rank start, Put, complete 3, an even
-        # rank post and its Win_test polls.  barrier: 7 in the
+        # rank post and its Win_test polls; then the other way, an odd
+        # rank post and Win_wait 2, an even rank start, Put, complete 3.  barrier: 7 in the
         # point-to-point part, Barrier and Ibarrier, 3 in the one-sided
         # part, and the Ibarrier's Wait.  Each collective: blocking,
         # nonblocking and its Wait.
         calls = {t: v["calls"] for t, v in rk["types"].items()}
         expect(f"rank {r} calls", calls, {
-            "p2p": 66 + loops.get(r, 0), "rma": 21 + (3 if odd else 1 + rma_loops.get(r, 0)),
+            "p2p": 66 + loops.get(r, 0), "rma": 21 + (3 + 2 if odd else 1 + rma_loops.get(r, 0) + 3),
             "barrier": 13, **{t: 3 for t in colls}})
         # Collective records (calls, bytes, {peer: bytes}), all on
         # communicators with the world's members.  Roots: Bcast 0, Ibcast 1;

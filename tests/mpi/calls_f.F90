@@ -24,7 +24,7 @@
 !  C. one-sided: Put, Get, Accumulate between fences; Get_accumulate,
 !     Fetch_and_op, Compare_and_swap, flushes under a lock; Rput, Rget,
 !     Raccumulate, Rget_accumulate under lock_all; post/start/complete
-!     and Win_test.
+!     and Win_test, then the other way with Win_wait.
 #include "fortran_mpi.h"
 program calls_f
   USE_MPI
@@ -534,6 +534,16 @@ program calls_f
   end if
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (mod(r, 2) == 0) call need(wbuf(2) == nb, 'post/start epoch')
+  ! and back: even ranks put into their odd partner's window, which waits
+  if (mod(r, 2) == 1) then
+    call MPI_Win_post(pgroup, 0, win, ierr)
+    call MPI_Win_wait(win, ierr)
+    call need(wbuf(2) == nb, 'post/wait epoch')
+  else
+    call MPI_Win_start(pgroup, 0, win, ierr)
+    call MPI_Put(x, 1, MPI_INTEGER, nb, 1_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, ierr)
+    call MPI_Win_complete(win, ierr)
+  end if
   call MPI_Group_free(pgroup, ierr)
   call MPI_Group_free(wgroup, ierr)
   call MPI_Win_free(win, ierr)
