@@ -133,6 +133,12 @@ def mix(z):
     return z ^ (z >> 31)
 
 
+def term(x, k):
+    """A value's term in the checksums of the examples (example_mix.h)."""
+    bits = int.from_bytes(struct.pack("<d", x), "little")
+    return mix((bits + k * 0x9e3779b97f4a7c15) & M64)
+
+
 def morton(x, y):
     qx, qy = int(x * 65536.0), int(y * 65536.0)
     return sum(((qx >> b) & 1) << (2 * b) | ((qy >> b) & 1) << (2 * b + 1)
@@ -180,10 +186,7 @@ def check_spmv(prof, stdout, n, radius, iters, seed):
                 s += x[j]
             y.append(s / (len(adj[i]) + 1))
         x = y
-    total = 0
-    for i in range(n):
-        bits = int.from_bytes(struct.pack("<d", x[i]), "little")
-        total += mix((bits + (i + 1) * 0x9e3779b97f4a7c15) & M64)
+    total = sum(term(x[i], i + 1) for i in range(n))
     expect("checksum", m[7], f"{total & M64:016x}")
 
 
