@@ -1,5 +1,5 @@
 /* example_mix.h: one value's term in the checksums of the example
- * applications (spmv): the sum over values, mod 2^64, of
+ * applications (spmv, heat): the sum over values, mod 2^64, of
  * mix(bits(x) + k * 0x9e3779b97f4a7c15), k being the value's index + 1
  * and mix splitmix64's finaliser.  The sum does not depend on the order
  * of its terms, and each term on every bit of x. */
