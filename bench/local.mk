@@ -49,3 +49,7 @@ bench-mapper: bench/mapper greedymap/greedymap
 
 # taskgraph build on LAMMPS peptide, with topomap-plot pictures (a script).
 EXTRA_DIST += bench/lammps_build.sh
+
+# examples/heat in the all-cpu, gpu-first and ccd placements, on a machine
+# with a GPU (a script; bench/README.md).
+EXTRA_DIST += bench/hetero_gpu.sh

@@ -29,17 +29,10 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "example_args.h"
+#include "example_mix.h"
 #include "taskgraph.h"
-
-static uint64_t mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 static uint64_t spread16(uint64_t v)
 {
@@ -227,11 +220,8 @@ int main(int argc, char **argv)
     }
 
     uint64_t mine = 0, sum = 0;
-    for (int k = 0; k < nrows; k++) {
-        uint64_t bits;
-        memcpy(&bits, &x[rows[k]], sizeof bits);
-        mine += mix(bits + ((uint64_t)rows[k] + 1) * 0x9e3779b97f4a7c15ULL);
-    }
+    for (int k = 0; k < nrows; k++)
+        mine += example_term(x[rows[k]], (uint64_t)rows[k] + 1);
     MPI_Reduce(&mine, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     if (me == 0)
         printf("spmv: %d ranks, %d points, radius %g, seed %lld, %" PRId64

@@ -5,9 +5,14 @@ messages of its libcommprof profile, and the checksum it printed.
 
   examples_check.py halo3d PROFILE STDOUT BYTES ITERS
   examples_check.py spmv PROFILE STDOUT POINTS RADIUS ITERS SEED
+  examples_check.py heat STDOUT ROWS COLS ITERS KIND...
 
-The definitions are in the header comments of examples/halo3d.c and
-examples/spmv.c.  halo3d's grid is read from its output (MPI_Dims_create
+KIND is PROC:MEM (cpu:dram) for each rank in turn, or one for every rank.
+
+The definitions are in the header comments of examples/halo3d.c,
+examples/spmv.c and examples/heat.c; heat has no profile to check, only
+its output (the checksum of a serial Jacobi run here, the ranks' rows and
+kinds).  halo3d's grid is read from its output (MPI_Dims_create
 chooses it) and only checked for shape; spmv's points are drawn here with
 xoshiro256** seeded by splitmix64 (as libtaskgraph's tg_rgg_points), its
 graph found by comparing every pair.
@@ -133,6 +138,12 @@ def mix(z):
     return z ^ (z >> 31)
 
 
+def term(x, k):
+    """A value's term in the checksums of spmv and heat (example_mix.h)."""
+    bits = int.from_bytes(struct.pack("<d", x), "little")
+    return mix((bits + k * 0x9e3779b97f4a7c15) & M64)
+
+
 def morton(x, y):
     qx, qy = int(x * 65536.0), int(y * 65536.0)
     return sum(((qx >> b) & 1) << (2 * b) | ((qy >> b) & 1) << (2 * b + 1)
@@ -180,17 +191,55 @@ def check_spmv(prof, stdout, n, radius, iters, seed):
                 s += x[j]
             y.append(s / (len(adj[i]) + 1))
         x = y
-    total = 0
-    for i in range(n):
-        bits = int.from_bytes(struct.pack("<d", x[i]), "little")
-        total += mix((bits + (i + 1) * 0x9e3779b97f4a7c15) & M64)
+    total = sum(term(x[i], i + 1) for i in range(n))
     expect("checksum", m[7], f"{total & M64:016x}")
+
+
+def check_heat(stdout, n, m, iters, kinds):
+    """kinds: 'proc:mem' for each rank, or one for all."""
+    s = summary(stdout, r"heat: (\d+) ranks, grid (\d+)x(\d+), (\d+) iterations, "
+                r"checksum ([0-9a-f]{16}), wall \S+ s")
+    p = int(s[1])
+    expect("sizes", (int(s[2]), int(s[3]), int(s[4])), (n, m, iters))
+    if len(kinds) == 1:
+        kinds = kinds * p
+    expect("kinds given", len(kinds), p)
+    got = re.findall(r"^heat: rank (\d+): (\w+), (\w+), rows (\d+), "
+                     r"compute \S+ s, communication \S+ s$", open(stdout).read(), re.M)
+    expect("ranks", [(int(r), pk, mk, int(rows)) for r, pk, mk, rows in got],
+           [(r, *kinds[r].split(":"), (r + 1) * n // p - r * n // p)
+            for r in range(min(p, len(kinds)))])
+
+    def initial(i, j):
+        if i == 0:
+            return 1.0
+        if j == 0:
+            return 0.5
+        if i == n + 1 or j == m + 1:
+            return 0.0
+        return ((37 * i + 11 * j) % 64) / 64.0
+
+    u = [[initial(i, j) for j in range(m + 2)] for i in range(n + 2)]
+    for _ in range(iters):
+        v = [row[:] for row in u]
+        for i in range(1, n + 1):
+            for j in range(1, m + 1):
+                v[i][j] = 0.25 * ((u[i - 1][j] + u[i + 1][j]) + (u[i][j - 1] + u[i][j + 1]))
+        u = v
+    total = sum(term(u[i][j], (i - 1) * m + j)
+                for i in range(1, n + 1) for j in range(1, m + 1))
+    expect("checksum", s[5], f"{total & M64:016x}")
 
 
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
-    kind, profile, stdout = sys.argv[1:4]
+    kind = sys.argv[1]
+    if kind == "heat" and len(sys.argv) >= 7:
+        a = sys.argv[3:]
+        check_heat(sys.argv[2], int(a[0]), int(a[1]), int(a[2]), a[3:])
+        return report(kind, "checksum")
+    profile, stdout = sys.argv[2:4]
     prof = json.load(open(profile))
     a = sys.argv[4:]
     if kind == "halo3d" and len(a) == 2:
@@ -199,11 +248,15 @@ def main():
         check_spmv(prof, stdout, int(a[0]), float(a[1]), int(a[2]), int(a[3]))
     else:
         sys.exit(__doc__)
+    report(kind, "profile and checksum")
+
+
+def report(kind, what):
     for f in failures:
         print("FAIL:", f)
     if failures:
         sys.exit(1)
-    print(f"{kind}: profile and checksum as expected")
+    print(f"{kind}: {what} as expected")
 
 
 if __name__ == "__main__":

@@ -133,6 +133,12 @@ EXTRA_DIST += tests/fortran_pattern.sh tests/mpi/pattern_f.F90 tests/mpi/calls_f
 TESTS += tests/examples_mpi.sh
 EXTRA_DIST += tests/examples_mpi.sh tests/examples_check.py
 
+# examples/heat: checksum against tests/examples_check.py for any rank
+# count and under topomap-exec, CPU ranks that never call CUDA, kinds
+# refused; the GPU variant where the machine has a GPU.
+TESTS += tests/examples_heat.sh
+EXTRA_DIST += tests/examples_heat.sh
+
 # The pipeline scripts: topomap-run, topomap-select-graph and
 # topomap-plot pareto (scripts/).
 PIPELINE_TESTS = tests/pipeline_run.sh tests/pipeline_select.sh \
