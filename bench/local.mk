@@ -49,3 +49,14 @@ bench-mapper: bench/mapper greedymap/greedymap
 
 # taskgraph build on LAMMPS peptide, with topomap-plot pictures (a script).
 EXTRA_DIST += bench/lammps_build.sh
+
+# parmapper's quality against --time and ranks on milc and qbox-wsum, beside
+# the best single GreedyMap configuration and Scotch (bench/mapper's rows).
+EXTRA_DIST += bench/parmapper.py
+
+.PHONY: bench-parmapper
+bench: bench-parmapper
+bench-parmapper: bench/mapper parmapper/parmapper taskgraph/taskgraph
+	python3 $(srcdir)/bench/parmapper.py --mapper bench/mapper \
+	  --parmapper parmapper/parmapper --taskgraph taskgraph/taskgraph \
+	  --mpirun '$(MPIEXEC)' $(PARMAPPER_FLAGS)
