@@ -68,6 +68,10 @@ CASES = {
     },
 }
 
+# The programs the script runs: option and default (the build folder's).
+PROGRAMS = {"parmapper": "parmapper/parmapper", "mapper": "bench/mapper",
+            "taskgraph": "taskgraph/taskgraph", "mpirun": "mpirun"}
+
 
 def progress(msg):
     print(ME + ": " + msg, file=sys.stderr, flush=True)
@@ -100,17 +104,14 @@ def parse_args():
                    help="budgets 1 and 5 only")
     p.add_argument("--keep", metavar="DIR",
                    help="keep graphs, reports and logs in DIR")
-    for option, default in (("parmapper", "parmapper/parmapper"),
-                            ("mapper", "bench/mapper"),
-                            ("taskgraph", "taskgraph/taskgraph"),
-                            ("mpirun", "mpirun")):
+    for option, default in PROGRAMS.items():
         p.add_argument("--" + option, default=default, metavar="PATH",
                        help="the %s program (default %s)" % (option, default))
     a = p.parse_args()
     if a.budgets and a.quick:
         p.error("give --budgets or --quick, not both")
     a.budgets = a.budgets or ([1, 5] if a.quick else [1, 5, 30])
-    for option in ("parmapper", "mapper", "taskgraph", "mpirun"):
+    for option in PROGRAMS:
         if not shutil.which(getattr(a, option)):
             p.error("%s: no such program (run from the build folder, or "
                     "give --%s)" % (getattr(a, option), option))
