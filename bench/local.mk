@@ -53,3 +53,14 @@ EXTRA_DIST += bench/lammps_build.sh
 # examples/heat in the all-cpu, gpu-first and ccd placements, on a machine
 # with a GPU (a script; bench/README.md).
 EXTRA_DIST += bench/hetero_gpu.sh
+
+# parmapper's quality against --time and ranks on milc and qbox-wsum, beside
+# the best single GreedyMap configuration and Scotch (bench/mapper's rows).
+EXTRA_DIST += bench/parmapper.py
+
+.PHONY: bench-parmapper
+bench: bench-parmapper
+bench-parmapper: bench/mapper parmapper/parmapper taskgraph/taskgraph
+	python3 $(srcdir)/bench/parmapper.py --mapper bench/mapper \
+	  --parmapper parmapper/parmapper --taskgraph taskgraph/taskgraph \
+	  --mpirun '$(MPIEXEC)' $(PARMAPPER_FLAGS)
