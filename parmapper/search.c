@@ -1,11 +1,15 @@
 /* search.c: the portfolio on every rank until the time limit (papers/001,
  * 4.2 and 4.5).
  *
- * Jobs.  The runs of the whole job form one sequence: job j runs
- * configuration j mod C (C configurations) in round j div C, and rank r
- * of K runs jobs r, r + K, r + 2K, ...  So with K <= C rank r starts with
- * configurations r, r + K, ... and every configuration runs once before
- * any runs again; with K > C the ranks beyond C start on round 1.  Round
+ * Jobs.  The runs of the whole job form one sequence: job j runs the
+ * (j mod C)-th configuration (C configurations) in round j div C, and
+ * rank r of K runs jobs r, r + K, r + 2K, ...  So with K <= C rank r
+ * starts with the r-th, (r + K)-th, ... configurations and every
+ * configuration runs once before any runs again; with K > C the ranks
+ * beyond C start on round 1.  The configurations go cheapest first
+ * (by_cost), so that a short time limit still sees many of them: a GPART
+ * order costs a METIS partition, which cannot be interrupted, and Delta =
+ * all nodes costs N candidates per task.  Round
  * 0 uses the seed of --seed (0: ties broken without randomness, which
  * keeps regular structure); round r > 0 of configuration c gets the first
  * output of tg_rng seeded with S xor (c << 32 | r), or 1 if that is 0.  A
@@ -50,6 +54,7 @@
 struct pm_search {
     pm_search_input in;
     int rank, size;
+    int *by_cost; /* configuration indexes, cheapest first */
     /* Task lists: those that do not depend on the seed (all but GPART),
      * computed on first use, and GPART's for gpart_seed. */
     int *order[GM_ORDER_FILE + 1];
@@ -199,6 +204,28 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
     return rc;
 }
 
+/* How costly a configuration is expected to be, 0 to 3: Delta = all
+ * nodes, then a GPART order. */
+static int cost_class(const gm_config *c)
+{
+    return 2 * (c->delta == GM_DELTA_ALL) + (c->order == GM_ORDER_GPART);
+}
+
+/* s->by_cost: the portfolio's indexes by cost class, in portfolio order
+ * within a class. */
+static int sort_by_cost(pm_search *s)
+{
+    const int nc = s->in.nconfigs;
+    if (!(s->by_cost = malloc(((size_t)nc + 1) * sizeof *s->by_cost)))
+        return -1;
+    int k = 0;
+    for (int cls = 0; cls < 4; cls++)
+        for (int i = 0; i < nc; i++)
+            if (cost_class(&s->in.configs[i]) == cls)
+                s->by_cost[k++] = i;
+    return 0;
+}
+
 static void *worker(void *arg)
 {
     pm_search *s = arg;
@@ -209,7 +236,7 @@ static void *worker(void *arg)
         int64_t round = j / nc;
         if ((s->in.rounds && round >= s->in.rounds) || round > INT32_MAX)
             break;
-        rc = run_job(s, (int)(j % nc), (int)round, &err);
+        rc = run_job(s, s->by_cost[j % nc], (int)round, &err);
     }
     pthread_mutex_lock(&s->lock);
     if (rc < 0) {
@@ -319,6 +346,7 @@ static void search_free(pm_search *s)
         free(s->maps[i]);
     free(s->maps);
     free(s->spare);
+    free(s->by_cost);
     pm_front_free(&s->front);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
@@ -344,7 +372,7 @@ int pm_search_run(MPI_Comm comm, const pm_search_input *in, pm_search **out,
     pthread_condattr_destroy(&ca);
     *out = s;
     s->spare = malloc(((size_t)in->g->n + 1) * sizeof *s->spare);
-    if (!s->spare) {
+    if (!s->spare || sort_by_cost(s)) {
         s->rc = tg_error_set(&s->err, TG_ENOMEM, NULL, 0, "out of memory");
         s->finished = 1;
     }
