@@ -30,6 +30,7 @@
 
 #include <hwloc.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "taskgraph.h"
 
@@ -345,6 +346,10 @@ int ht_place(const ht_problem *p, const int *choice, ht_placement **out,
 /* Atomic write; the reader checks every member and names file, line and
  * rank entry on error. */
 int ht_placement_write(const char *path, const ht_placement *pl, tg_error *err);
+/* The same text into fp, for a caller that commits it with other files
+ * (`name` for messages); fp is left as it is on error. */
+int ht_placement_fwrite(FILE *fp, const char *name, const ht_placement *pl,
+                        tg_error *err);
 int ht_placement_read(const char *path, ht_placement **out, tg_error *err);
 void ht_placement_free(ht_placement *pl);
 /* The entry of (host, local_rank) or NULL.  Hosts match exactly, or up to
