@@ -89,7 +89,7 @@ expect_fail 1 "parmapper: --hetero: the input has 8 ranks, but the graph has 4 t
   pm 2 "$work/g4/wsum.tg.json" "${machine[@]}" --first "${het8[@]}" "${outs[@]}"
 checks=$((checks + 1))
 [ "$(grep -c 'parmapper:' "$work/err")" -eq 1 ] || fail "expected one message: $(cat "$work/err")"
-expect_fail 1 "parmapper: $work/p8/none.json: cannot open: No such file or directory" \
+expect_fail 1 "parmapper: $work/p8/none.json: cannot open" \
   pm 2 "$work/g8/wsum.tg.json" "${machine[@]}" --first --hetero "$work/p8/none.json" "${outs[@]}"
 expect_fail 1 "parmapper: $work/p8/cpu.json:10: rank 0: a second cpu variant (the first is in $work/p8/cpu.json)" \
   "$PARMAPPER" "$work/g8/wsum.tg.json" "${machine[@]}" --first --hetero "$work/p8/cpu.json" \
