@@ -57,7 +57,8 @@ static const char help[] =
     "                       the node is --node-topology, else this host.\n"
     "                       Run: mpirun --rankfile FILE topomap-exec\n"
     "                       PLACEMENT -- ./app\n"
-    "  --calibration FILE   memprobe's file, for figures hwloc lacks\n" HT_CLI_HELP
+    "  --calibration FILE   memprobe's file, for figures hwloc lacks\n"
+    HT_CLI_HELP
     "                       (--seed also seeds the search's kicks)\n"
     "\n"
     "machine (default: the job's own hosts and the cores its ranks may use):\n"

@@ -10,9 +10,9 @@
  * host, checked before the search (slots.c); the search (search.c); the
  * fronts gathered and one point chosen (gather.c); with --hetero, the
  * placement of each node's ranks on CPUs and GPUs (hetero.c); the outputs
- * (outputs.c, report.c).  Errors are agreed on by every rank (pm_agree), reported once
- * (by rank 0 unless only another rank failed), and every rank exits with
- * the same code after MPI_Finalize. */
+ * (outputs.c, report.c).  Errors are agreed on by every rank (pm_agree),
+ * reported once (by rank 0 unless only another rank failed), and every
+ * rank exits with the same code after MPI_Finalize. */
 #ifndef TOPOMAP_PARMAPPER_H
 #define TOPOMAP_PARMAPPER_H
 
