@@ -30,6 +30,7 @@
 
 #include <hwloc.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "taskgraph.h"
 
@@ -204,8 +205,26 @@ typedef struct ht_input {
     ht_rank *ranks;
 } ht_input;
 
+/* A "topomap-hetero-input" file (man topomap-place). */
 int ht_input_read(const char *path, ht_input **out, tg_error *err);
+/* Atomic; one rank per line, the reader's layout. */
+int ht_input_write(const char *path, const ht_input *in, tg_error *err);
 void ht_input_free(ht_input *in);
+
+/* The input from what topomap-place and parmapper --hetero take as INPUT:
+ * one topomap-hetero-input file, or one or more libcommprof profiles
+ * (format "topomap-commprof", told by tg_profile_sniff), each "PATH", or
+ * "cpu:PATH" / "gpu:PATH" to say the variant its ranks ran when
+ * TOPOMAP_PROC_KIND was not set.  From profiles (input_profile.c): per rank
+ * the compute seconds of the variant it ran, each variant from one
+ * profile only; footprint the largest of its peak resident memory and its
+ * share of its GPU's memory in use; sends per peer from the rows and the
+ * collective models of tg_build_sends (every communicator), the larger
+ * count where profiles differ; host and local rank from the first profile
+ * that has the rank; memory_bound 1.  World sizes must agree and every
+ * rank must be in some profile. */
+int ht_input_load(const char *const *inputs, int n, ht_input **out,
+                  tg_error *err);
 
 /* ----------------------------------------------------------- problem */
 
@@ -327,6 +346,10 @@ int ht_place(const ht_problem *p, const int *choice, ht_placement **out,
 /* Atomic write; the reader checks every member and names file, line and
  * rank entry on error. */
 int ht_placement_write(const char *path, const ht_placement *pl, tg_error *err);
+/* The same text into fp, for a caller that commits it with other files
+ * (`name` for messages); fp is left as it is on error. */
+int ht_placement_fwrite(FILE *fp, const char *name, const ht_placement *pl,
+                        tg_error *err);
 int ht_placement_read(const char *path, ht_placement **out, tg_error *err);
 void ht_placement_free(ht_placement *pl);
 /* The entry of (host, local_rank) or NULL.  Hosts match exactly, or up to

@@ -1,5 +1,6 @@
-/* input.c: what the placement decision needs per rank, until profiles
- * carry it (format "topomap-hetero-input"):
+/* input.c: what the placement decision needs per rank (format
+ * "topomap-hetero-input"), written by hand or by topomap-place
+ * --write-input from profiles (input_profile.c):
  *
  *   {
  *     "format": "topomap-hetero-input",
@@ -175,4 +176,58 @@ int ht_input_read(const char *path, ht_input **out, tg_error *err)
     }
     *out = in;
     return 0;
+}
+
+/* A count as a JSON integer (which stops at 2^63 - 1). */
+static json_t *count(uint64_t v)
+{
+    return json_integer((json_int_t)(v > INT64_MAX ? INT64_MAX : v));
+}
+
+/* Rank r as one line of the file. */
+static json_t *rank_record(const ht_input *in, int r)
+{
+    const ht_rank *k = &in->ranks[r];
+    json_t *o = json_object(), *c = json_object(), *s = json_array();
+    json_object_set_new(o, "rank", json_integer(r));
+    json_object_set_new(o, "host", json_string(k->host));
+    json_object_set_new(o, "local_rank", json_integer(k->local_rank));
+    if (k->t_cpu >= 0)
+        json_object_set_new(c, "cpu", json_real(k->t_cpu));
+    if (k->t_gpu >= 0)
+        json_object_set_new(c, "gpu", json_real(k->t_gpu));
+    json_object_set_new(o, "compute", c);
+    json_object_set_new(o, "memory_bytes", count(k->footprint));
+    json_object_set_new(o, "memory_bound", json_real(k->memory_bound));
+    for (int i = 0; i < k->nsends; i++) {
+        const ht_send *e = &k->sends[i];
+        json_array_append_new(s, json_pack("[i, o, o]", e->peer,
+                                           count(e->bytes),
+                                           count(e->messages)));
+    }
+    json_object_set_new(o, "sends", s);
+    return o;
+}
+
+int ht_input_write(const char *path, const ht_input *in, tg_error *err)
+{
+    tg_out o;
+    int rc = tg_out_open(&o, path, err);
+    if (rc)
+        return rc;
+    fprintf(o.fp, "{\"format\": \"%s\", \"version\": %d, \"ranks\": [",
+            INPUT_FORMAT, INPUT_VERSION);
+    for (int r = 0; r < in->n && !rc; r++) {
+        json_t *e = rank_record(in, r);
+        if (!e || ht_json_put_line(o.fp, r ? ",\n " : "\n ", e))
+            rc = tg_error_set(err, TG_EINVAL, path, 0,
+                              "rank %d: host name is not valid UTF-8", r);
+        json_decref(e);
+    }
+    if (rc) {
+        tg_out_abort(&o);
+        return rc;
+    }
+    fprintf(o.fp, "]}\n");
+    return tg_out_commit(&o, err);
 }

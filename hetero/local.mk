@@ -8,7 +8,7 @@ pkgconfig_DATA += hetero/hetero.pc
 hetero_libhetero_la_SOURCES = \
 	hetero/hetero.h hetero/ht_internal.h \
 	hetero/names.c hetero/json.c hetero/node.c hetero/memcal.c \
-	hetero/input.c hetero/problem.c hetero/cost.c hetero/capacity.c \
+	hetero/input.c hetero/input_profile.c hetero/problem.c hetero/cost.c hetero/capacity.c \
 	hetero/baseline.c hetero/state.c hetero/moves.c hetero/search.c \
 	hetero/exhaustive.c \
 	hetero/placement.c
@@ -25,8 +25,8 @@ HT_CMD_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
 HT_CMD_LDADD = hetero/libhetero.la taskgraph/libtaskgraph.la $(HWLOC_LIBS) -lm
 
 bin_PROGRAMS += hetero/topomap-place
-hetero_topomap_place_SOURCES = hetero/topomap-place.c taskgraph/cli.c \
-	taskgraph/cli.h
+hetero_topomap_place_SOURCES = hetero/topomap-place.c hetero/ht_cli.c \
+	hetero/ht_cli.h taskgraph/cli.c taskgraph/cli.h
 hetero_topomap_place_CPPFLAGS = $(HT_CMD_CPPFLAGS)
 hetero_topomap_place_CFLAGS = $(HT_CMD_CFLAGS)
 hetero_topomap_place_LDADD = $(HT_CMD_LDADD)
@@ -78,8 +78,11 @@ AM_TESTS_ENVIRONMENT += \
 	HT_BINDCHECK='$(abs_top_builddir)/tests/test_hetero_bindcheck'; \
 	MEMPROBE='$(abs_top_builddir)/hetero/memprobe'; \
 	export TOPOMAP_PLACE TOPOMAP_EXEC HT_BINDCHECK MEMPROBE;
-TESTS += tests/hetero_place.sh tests/hetero_exec.sh tests/hetero_memprobe.sh
-EXTRA_DIST += tests/hetero_place.sh tests/hetero_exec.sh \
+TESTS += tests/hetero_place.sh tests/hetero_exec.sh tests/hetero_memprobe.sh \
+	tests/hetero_profile.sh tests/hetero_profile_mpi.sh
+EXTRA_DIST += tests/hetero_place.sh tests/hetero_exec.sh tests/hetero_profile.sh \
+	tests/hetero_profile_mpi.sh tests/hetero_input_check.py \
+	tests/data/hetero_cpu.json tests/data/hetero_gpu.json \
 	tests/hetero_memprobe.sh
 
 # memprobe: the CPU part always; the CUDA part, compiled by nvcc, when

@@ -182,33 +182,36 @@ static json_t *entry_record(const ht_entry *e)
     return o;
 }
 
+int ht_placement_fwrite(FILE *fp, const char *name, const ht_placement *pl,
+                        tg_error *err)
+{
+    fprintf(fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n",
+            PLACEMENT_FORMAT, PLACEMENT_VERSION);
+    if (pl->cost.makespan >= 0)
+        fprintf(fp,
+                "  \"predicted\": {\"makespan_s\": %.9g, \"sum_s\": %.9g},\n",
+                pl->cost.makespan, pl->cost.sum);
+    fprintf(fp, "  \"ranks\": [");
+    for (int i = 0; i < pl->n; i++) {
+        json_t *e = entry_record(&pl->entries[i]);
+        int rc = ht_json_put_line(fp, i ? ",\n    " : "\n    ", e);
+        json_decref(e);
+        if (rc)
+            return tg_error_set(err, TG_EINVAL, name, 0,
+                                "rank %d: host name is not valid UTF-8",
+                                pl->entries[i].rank);
+    }
+    fprintf(fp, "%s]\n}\n", pl->n ? "\n  " : "");
+    return 0;
+}
+
 int ht_placement_write(const char *path, const ht_placement *pl, tg_error *err)
 {
     tg_out o;
     int rc = tg_out_open(&o, path, err);
-    if (rc)
-        return rc;
-    fprintf(o.fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n",
-            PLACEMENT_FORMAT, PLACEMENT_VERSION);
-    if (pl->cost.makespan >= 0)
-        fprintf(o.fp,
-                "  \"predicted\": {\"makespan_s\": %.9g, \"sum_s\": %.9g},\n",
-                pl->cost.makespan, pl->cost.sum);
-    fprintf(o.fp, "  \"ranks\": [");
-    for (int i = 0; i < pl->n && !rc; i++) {
-        json_t *e = entry_record(&pl->entries[i]);
-        if (ht_json_put_line(o.fp, i ? ",\n    " : "\n    ", e))
-            rc = tg_error_set(err, TG_EINVAL, path, 0,
-                              "rank %d: host name is not valid UTF-8",
-                              pl->entries[i].rank);
-        json_decref(e);
-    }
-    if (rc) {
+    if (!rc && (rc = ht_placement_fwrite(o.fp, path, pl, err)))
         tg_out_abort(&o);
-        return rc;
-    }
-    fprintf(o.fp, "%s]\n}\n", pl->n ? "\n  " : "");
-    return tg_out_commit(&o, err);
+    return rc ? rc : tg_out_commit(&o, err);
 }
 
 /* --------------------------------------------------------------- read */

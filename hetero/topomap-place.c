@@ -8,77 +8,50 @@
 
 #include "cli.h"
 #include "config.h"
-#include "hetero.h"
+#include "ht_cli.h"
 
 static const char help[] =
-    "usage: topomap-place INPUT [-o PLACEMENT] [options]\n"
+    "usage: topomap-place INPUT... [-o PLACEMENT] [options]\n"
+    "       topomap-place --write-input FILE INPUT...\n"
     "       topomap-place --describe [--topology T] [--calibration FILE]\n"
     "\n"
-    "Place each rank of INPUT (format topomap-hetero-input) on CPU cores or\n"
-    "a GPU, with its data in device, pinned or managed memory or on a NUMA\n"
-    "node (DRAM, HBM, CXL), minimising the slowest rank's time, then the\n"
-    "sum, within the node's capacities.  Every host of INPUT is taken to be\n"
-    "a node like --topology.  Prints the GPU-first default, the all-CPU\n"
-    "placement and the chosen one with their predicted times.\n"
+    "Place each rank of INPUT on CPU cores or a GPU, with its data in\n"
+    "device, pinned or managed memory or on a NUMA node (DRAM, HBM, CXL),\n"
+    "minimising the slowest rank's time, then the sum, within the node's\n"
+    "capacities.  INPUT is one topomap-hetero-input file, or one or more\n"
+    "libcommprof profiles (one per variant run), each PROFILE or, when\n"
+    "TOPOMAP_PROC_KIND was not set, cpu:PROFILE or gpu:PROFILE.  Every\n"
+    "host of INPUT is taken to be a node like --topology.  Prints the\n"
+    "GPU-first default, the all-CPU placement and the chosen one with\n"
+    "their predicted times.\n"
     "\n"
-    "  -o, --output FILE        write the placement (topomap-placement)\n"
-    "  -t, --topology T         hwloc XML file or synthetic description\n"
-    "                           (default: this host)\n"
-    "  -c, --calibration FILE   memprobe's file, for figures hwloc lacks\n"
-    "  -m, --method M           ccd (default: constrained coordinate-wise\n"
-    "                           descent), gpu-first, all-cpu, exhaustive\n"
-    "                           (at most 8 ranks)\n"
-    "      --ranks-per-gpu N    default 1\n"
-    "      --cores-per-rank N   default 1\n"
-    "      --gpu-speedup X      derive the variant a rank lacks: GPU time =\n"
-    "                           CPU time / X (and the converse)\n"
-    "      --cuda-aware         MPI reads and writes device buffers\n"
-    "      --net-bandwidth MIBS, --net-latency NS   between nodes\n"
-    "                           (default 10000 MiB/s, 2000 ns)\n"
-    "      --shm-bandwidth MIBS, --shm-latency NS   within a node\n"
-    "                           (default 8000 MiB/s, 500 ns)\n"
-    "      --rotations N        CCD rotations (default 5)\n"
-    "      --restarts N         random kicks after the descent (default 8)\n"
-    "      --seed S             of the kicks (default 0)\n"
-    "      --describe           print the node: cores, GPUs, NUMA nodes\n"
+    "  -o, --output FILE    write the placement (topomap-placement)\n"
+    "  -t, --topology T     hwloc XML file or synthetic description\n"
+    "                       (default: this host)\n"
+    "  -c, --calibration FILE\n"
+    "                       memprobe's file, for figures hwloc lacks\n"
+    "  -m, --method M       ccd (default: constrained coordinate-wise\n"
+    "                       descent), gpu-first, all-cpu, exhaustive (at\n"
+    "                       most 8 ranks)\n" HT_CLI_HELP
+    "  --seed S             of the kicks (default 0)\n"
+    "  --write-input FILE   only combine INPUT into FILE\n"
+    "                       (topomap-hetero-input) and stop\n"
+    "  --describe           print the node: cores, GPUs, NUMA nodes\n"
     "  -h, --help, --version\n"
     "man topomap-place.\n";
 
-enum {
-    OPT_RPG = 256,
-    OPT_CPR,
-    OPT_SPEEDUP,
-    OPT_AWARE,
-    OPT_NETBW,
-    OPT_NETLAT,
-    OPT_SHMBW,
-    OPT_SHMLAT,
-    OPT_ROT,
-    OPT_RESTARTS,
-    OPT_SEED,
-    OPT_DESCRIBE,
-    OPT_VERSION
-};
+enum { OPT_SEED = 256, OPT_WRITE_INPUT, OPT_DESCRIBE, OPT_VERSION };
 
 static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {"output", required_argument, NULL, 'o'},
     {"topology", required_argument, NULL, 't'},
-    {"calibration", required_argument, NULL, 'c'},
     {"method", required_argument, NULL, 'm'},
-    {"ranks-per-gpu", required_argument, NULL, OPT_RPG},
-    {"cores-per-rank", required_argument, NULL, OPT_CPR},
-    {"gpu-speedup", required_argument, NULL, OPT_SPEEDUP},
-    {"cuda-aware", no_argument, NULL, OPT_AWARE},
-    {"net-bandwidth", required_argument, NULL, OPT_NETBW},
-    {"net-latency", required_argument, NULL, OPT_NETLAT},
-    {"shm-bandwidth", required_argument, NULL, OPT_SHMBW},
-    {"shm-latency", required_argument, NULL, OPT_SHMLAT},
-    {"rotations", required_argument, NULL, OPT_ROT},
-    {"restarts", required_argument, NULL, OPT_RESTARTS},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"write-input", required_argument, NULL, OPT_WRITE_INPUT},
     {"describe", no_argument, NULL, OPT_DESCRIBE},
+    HT_CLI_LONGOPTS,
     {NULL, 0, NULL, 0}};
 
 typedef enum method { M_CCD, M_GPU_FIRST, M_ALL_CPU, M_EXHAUSTIVE } method;
@@ -86,17 +59,18 @@ static const char *const method_names[] = {"ccd", "gpu-first", "all-cpu",
                                            "exhaustive"};
 
 typedef struct args {
-    const char *input, *output, *topology, *calibration;
+    const char *const *inputs;
+    int ninputs;
+    const char *output, *topology, *write_input;
     method method;
     int describe;
-    ht_params par;
+    ht_cli het;
 } args;
 
 static int parse(int argc, char **argv, args *a)
 {
     memset(a, 0, sizeof *a);
-    ht_params_default(&a->par);
-    ht_params *p = &a->par;
+    ht_cli_init(&a->het);
     int c;
     while ((c = getopt_long(argc, argv, "ho:t:c:m:", longopts, NULL)) != -1) {
         int bad = 0;
@@ -113,9 +87,6 @@ static int parse(int argc, char **argv, args *a)
         case 't':
             a->topology = optarg;
             break;
-        case 'c':
-            a->calibration = optarg;
-            break;
         case 'm': {
             int k = 0;
             while (k < 4 && strcmp(method_names[k], optarg))
@@ -127,61 +98,36 @@ static int parse(int argc, char **argv, args *a)
             a->method = (method)k;
             break;
         }
-        case OPT_RPG:
-            bad = cli_int("--ranks-per-gpu", optarg, 1, 1 << 20,
-                          &p->ranks_per_gpu);
-            break;
-        case OPT_CPR:
-            bad = cli_int("--cores-per-rank", optarg, 1, 1 << 20,
-                          &p->cores_per_rank);
-            break;
-        case OPT_SPEEDUP:
-            bad =
-                cli_double("--gpu-speedup", optarg, 1e-6, 1e6, &p->gpu_speedup);
-            break;
-        case OPT_AWARE:
-            p->cuda_aware = 1;
-            break;
-        case OPT_NETBW:
-            bad = cli_double("--net-bandwidth", optarg, 1e-3, 1e12,
-                             &p->net_bandwidth);
-            break;
-        case OPT_NETLAT:
-            bad = cli_double("--net-latency", optarg, 0, 1e12, &p->net_latency);
-            break;
-        case OPT_SHMBW:
-            bad = cli_double("--shm-bandwidth", optarg, 1e-3, 1e12,
-                             &p->shm_bandwidth);
-            break;
-        case OPT_SHMLAT:
-            bad = cli_double("--shm-latency", optarg, 0, 1e12, &p->shm_latency);
-            break;
-        case OPT_ROT:
-            bad = cli_int("--rotations", optarg, 1, 1000, &p->rotations);
-            break;
-        case OPT_RESTARTS:
-            bad = cli_int("--restarts", optarg, 0, 100000, &p->restarts);
-            break;
         case OPT_SEED:
-            bad = cli_u64("--seed", optarg, 0, UINT64_MAX, &p->seed);
+            bad = cli_u64("--seed", optarg, 0, UINT64_MAX, &a->het.par.seed);
+            break;
+        case OPT_WRITE_INPUT:
+            a->write_input = optarg;
             break;
         case OPT_DESCRIBE:
             a->describe = 1;
             break;
         default:
-            return cli_usage_error("unknown option");
+            bad = ht_cli_option(&a->het, c == 'c' ? HT_OPT_CALIBRATION : c,
+                                optarg);
+            if (bad > 0)
+                return cli_usage_error("unknown option");
         }
         if (bad)
             return CLI_EXIT_USAGE;
     }
     if (a->describe) {
-        if (optind < argc)
+        if (optind < argc || a->write_input)
             return cli_usage_error("--describe takes no INPUT");
         return 0;
     }
-    if (optind + 1 != argc)
-        return cli_usage_error("one INPUT file is needed");
-    a->input = argv[optind];
+    if (optind == argc)
+        return cli_usage_error("an INPUT file is needed");
+    if (a->write_input && a->output)
+        return cli_usage_error("--write-input writes the input only: drop "
+                               "--output");
+    a->inputs = (const char *const *)argv + optind;
+    a->ninputs = argc - optind;
     return 0;
 }
 
@@ -258,22 +204,19 @@ static void print_ranks(const ht_problem *p, const ht_input *in,
     }
 }
 
-static int place(const args *a, ht_node *node)
+static int place(const args *a, ht_input *in, ht_node *node)
 {
-    ht_input *in = NULL;
     ht_problem *p = NULL;
     ht_placement *pl = NULL;
     tg_error err;
-    int rc = ht_input_read(a->input, &in, &err);
-    if (!rc)
-        rc = ht_problem_new(in, node, &a->par, &p, &err);
+    int rc = ht_problem_new(in, node, &a->het.par, &p, &err);
     int *choice = rc ? NULL : malloc((size_t)in->n * sizeof *choice);
     if (!rc && !choice)
         rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
     if (!rc) {
         printf("search: rotations %d, restarts %d, seed %llu\n",
-               a->par.rotations, a->par.restarts,
-               (unsigned long long)a->par.seed);
+               a->het.par.rotations, a->het.par.restarts,
+               (unsigned long long)a->het.par.seed);
         printf("method makespan_s sum_s\n");
         for (int m = M_GPU_FIRST; m <= M_ALL_CPU; m++) {
             ht_cost c;
@@ -301,7 +244,6 @@ static int place(const args *a, ht_node *node)
     ht_placement_free(pl);
     free(choice);
     ht_problem_free(p);
-    ht_input_free(in);
     return rc ? cli_fail(&err) : 0;
 }
 
@@ -312,26 +254,27 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc;
-    ht_node *node;
     tg_error err;
-    if (ht_node_load(a.topology, &node, &err))
+    ht_input *in = NULL;
+    if (!a.describe && ht_input_load(a.inputs, a.ninputs, &in, &err))
         return cli_fail(&err);
-    if (a.calibration) {
-        ht_memcal *cal;
-        rc = ht_memcal_read(a.calibration, &cal, &err);
-        if (!rc) {
-            rc = ht_node_calibrate(node, cal, a.calibration, &err);
-            ht_memcal_free(cal);
-        }
-        if (rc) {
-            ht_node_free(node);
-            return cli_fail(&err);
-        }
+    if (a.write_input) {
+        rc = ht_input_write(a.write_input, in, &err) ? cli_fail(&err) : 0;
+        if (!rc)
+            printf("wrote %s: %d ranks\n", a.write_input, in->n);
+        ht_input_free(in);
+        return rc;
+    }
+    ht_node *node;
+    if (ht_cli_node(&a.het, a.topology, &node, &err)) {
+        ht_input_free(in);
+        return cli_fail(&err);
     }
     if (a.describe)
         describe(node);
     else
-        rc = place(&a, node);
+        rc = place(&a, in, node);
     ht_node_free(node);
+    ht_input_free(in);
     return rc;
 }

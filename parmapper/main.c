@@ -50,6 +50,7 @@ typedef struct job {
     int nconfigs;
     pm_search *search;
     pm_result result;
+    pm_hetero het;
     double t0;
 } job;
 
@@ -57,6 +58,7 @@ static void job_free(job *j)
 {
     pm_outputs_abort(&j->outs);
     pm_result_free(&j->result);
+    pm_hetero_free(&j->het);
     if (j->search && pm_search_abandoned(j->search))
         return; /* its thread still reads the machine, graph and configs */
     pm_search_free(j->search);
@@ -88,9 +90,12 @@ static int finish(job *j, int nranks)
     free(block);
     if (rc)
         return cli_fail(&err);
+    if (j->o.nhetero && (rc = pm_hetero_place(&j->het, &j->o, j->m, r->map)))
+        return rc;
     pm_report_input in = {&j->o,     j->g,          j->m,       &j->hosts,
                           j->configs, j->nconfigs,  r,          &chosen,
-                          &deflt,     j->cpus,      j->ncpus,   0,
+                          &deflt,     j->cpus,      j->ncpus,
+                          j->o.nhetero ? &j->het : NULL,        0,
                           nranks};
     in.total_seconds = MPI_Wtime() - j->t0;
     if ((rc = pm_outputs_write(&j->outs, &in, &j->slots)))
@@ -129,6 +134,8 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
         rc = pm_slots_make(&j->o, j->m, &j->hosts, &j->slots);
         if (!rc && j->o.slurm_hostfile)
             rc = pm_slurm_cpus(j->m, &j->slots, &j->cpus, &j->ncpus);
+        if (!rc && j->o.nhetero)
+            rc = pm_hetero_load(&j->o, j->g, &j->het);
         if (!rc)
             rc = pm_outputs_open(&j->o, &j->outs);
     }

@@ -8,7 +8,8 @@ static const char help[] =
     "usage: mpirun -np K parmapper GRAPH [--time SECONDS] [--rounds R]\n"
     "           [--alpha A] [--seed S] [--select alpha|avg|max|maxload]\n"
     "           [--rankfile FILE] [--slurm-hostfile FILE] [--mapping FILE]\n"
-    "           [--report FILE] [machine options] [graph options]\n"
+    "           [--report FILE] [--hetero INPUT... --placement FILE]\n"
+    "           [machine options] [graph options]\n"
     "       parmapper GRAPH --nodes N --slots S ...    (offline, one rank)\n"
     "\n"
     "Map GRAPH's tasks onto the processors of this job (papers/001, 4.2):\n"
@@ -45,6 +46,20 @@ static const char help[] =
     "  --mapping FILE       topomap mapping: \"task host slot\"\n"
     "  --report FILE        JSON: the Pareto front, the chosen point, the\n"
     "                       default (block) mapping, times and runs\n"
+    "  --placement FILE     with --hetero: each rank's processor, GPU, cores\n"
+    "                       and memory, for topomap-exec\n"
+    "\n"
+    "heterogeneous placement (after the choice, on each node's ranks):\n"
+    "  --hetero INPUT       what each rank needs, as topomap-place reads it:\n"
+    "                       libcommprof profiles (repeat the option: one per\n"
+    "                       variant, cpu:FILE or gpu:FILE without\n"
+    "                       TOPOMAP_PROC_KIND) or one topomap-hetero-input;\n"
+    "                       the node is --node-topology, else this host.\n"
+    "                       Run: mpirun --rankfile FILE topomap-exec\n"
+    "                       PLACEMENT -- ./app\n"
+    "  --calibration FILE   memprobe's file, for figures hwloc lacks\n"
+    HT_CLI_HELP
+    "                       (--seed also seeds the search's kicks)\n"
     "\n"
     "machine (default: the job's own hosts and the cores its ranks may use):\n"
     "  --nodes N            offline: N nodes node0 .. node{N-1} (default:\n"
@@ -64,7 +79,7 @@ enum {
     OPT_NODES = 256, OPT_SLOTS, OPT_HOSTFILE, OPT_TASKS_PER_SLOT,
     OPT_NETWORK, OPT_POSITIONS, OPT_NODE_TOPOLOGY, OPT_FROM, OPT_LAYER,
     OPT_TIME, OPT_ROUNDS, OPT_FIRST, OPT_ALPHA, OPT_SEED, OPT_SELECT, OPT_RANKFILE,
-    OPT_SLURM, OPT_MAPPING, OPT_REPORT
+    OPT_SLURM, OPT_MAPPING, OPT_REPORT, OPT_HETERO, OPT_PLACEMENT
 };
 
 static const struct option longopts[] = {
@@ -88,6 +103,9 @@ static const struct option longopts[] = {
     {"slurm-hostfile", required_argument, NULL, OPT_SLURM},
     {"mapping", required_argument, NULL, OPT_MAPPING},
     {"report", required_argument, NULL, OPT_REPORT},
+    {"hetero", required_argument, NULL, OPT_HETERO},
+    {"placement", required_argument, NULL, OPT_PLACEMENT},
+    HT_CLI_LONGOPTS,
     {NULL, 0, NULL, 0}};
 
 /* --time: a positive number of seconds. */
@@ -143,13 +161,40 @@ static int parse_one(int c, const char *v, pm_options *o)
     case OPT_RANKFILE: o->rankfile = v; return 0;
     case OPT_SLURM: o->slurm_hostfile = v; return 0;
     case OPT_MAPPING: o->mapping = v; return 0;
-    default: o->report = v; return 0;
+    case OPT_REPORT: o->report = v; return 0;
+    case OPT_HETERO:
+        if (o->nhetero == PM_HETERO_MAX) {
+            cli_usage_error("--hetero: at most %d inputs", PM_HETERO_MAX);
+            return -1;
+        }
+        o->hetero[o->nhetero++] = v;
+        return 0;
+    case OPT_PLACEMENT: o->placement = v; return 0;
+    default:
+        k = ht_cli_option(&o->het, c, v);
+        if (k > 0) /* getopt_long returns only the table's values */
+            cli_usage_error("unknown option");
+        return k ? -1 : 0;
     }
+}
+
+/* --hetero and the options that go with it. */
+static int check_hetero(pm_options *o)
+{
+    if (o->nhetero && !o->placement)
+        return cli_usage_error("--hetero needs --placement FILE");
+    if (!o->nhetero && o->placement)
+        return cli_usage_error("--placement needs --hetero INPUT");
+    if (!o->nhetero && o->het.given[0])
+        return cli_usage_error("%s is for --hetero", o->het.given);
+    o->het.par.seed = o->a.seed;
+    return 0;
 }
 
 int pm_parse(int argc, char **argv, pm_options *o)
 {
     memset(o, 0, sizeof *o);
+    ht_cli_init(&o->het);
     o->tasks_per_slot = 1;
     o->alpha = 1.05;
     opterr = 0;
@@ -181,12 +226,16 @@ int pm_parse(int argc, char **argv, pm_options *o)
                                "drop --nodes and --slots");
     if (o->a.positions && !o->a.network)
         return cli_usage_error("--positions needs --network");
-    const char *outs[4] = {o->rankfile, o->slurm_hostfile, o->mapping,
-                           o->report};
-    static const char *const names[4] = {"--rankfile", "--slurm-hostfile",
-                                         "--mapping", "--report"};
+    int rc = check_hetero(o);
+    if (rc)
+        return rc;
+    const char *outs[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
+                                 o->report, o->placement};
+    static const char *const names[PM_OUTS] = {
+        "--rankfile", "--slurm-hostfile", "--mapping", "--report",
+        "--placement"};
     int any = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < PM_OUTS; i++) {
         any |= outs[i] != NULL;
         for (int k = 0; k < i; k++)
             if (outs[i] && outs[k] && !strcmp(outs[i], outs[k]))

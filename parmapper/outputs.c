@@ -10,7 +10,11 @@
  * node of each rank, in rank order) and give the k-th rank of a node
  * (counted in rank order) the node's slot k; the rankfile keeps the slots
  * of the mapping itself.  Inside a node only the slots differ, so every
- * network metric of the report holds for both. */
+ * network metric of the report holds for both.
+ *
+ * The placement of --hetero is keyed by host and local rank; topomap-exec
+ * rebinds each rank to its cores, which may differ from its rankfile slot
+ * (the node is what the mapping decides). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +25,7 @@ int pm_outputs_open(const pm_options *o, pm_outputs *out)
 {
     memset(out, 0, sizeof *out);
     const char *paths[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
-                                  o->report};
+                                  o->report, o->placement};
     tg_error err;
     for (int i = 0; i < PM_OUTS; i++) {
         if (!paths[i])
@@ -140,6 +144,13 @@ int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
         fputs("parmapper: out of memory\n", stderr);
         return 1;
     }
+    tg_error err;
+    if (out->open[PM_OUT_PLACEMENT] &&
+        ht_placement_fwrite(out->f[PM_OUT_PLACEMENT].fp, in->o->placement,
+                            in->hetero->pl, &err)) {
+        pm_outputs_abort(out);
+        return cli_fail(&err);
+    }
     tg_out f[PM_OUTS];
     int k = 0;
     for (int i = 0; i < PM_OUTS; i++)
@@ -147,13 +158,13 @@ int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
             f[k++] = out->f[i];
             out->open[i] = 0;
         }
-    tg_error err;
     if (tg_out_commit_all(f, k, &err))
         return cli_fail(&err);
     const char *names[PM_OUTS] = {"rankfile", "Slurm hostfile", "mapping",
-                                  "report"};
+                                  "report", "placement"};
     const char *paths[PM_OUTS] = {in->o->rankfile, in->o->slurm_hostfile,
-                                  in->o->mapping, in->o->report};
+                                  in->o->mapping, in->o->report,
+                                  in->o->placement};
     for (int i = 0; i < PM_OUTS; i++)
         if (paths[i])
             printf("wrote %s %s\n", names[i], paths[i]);

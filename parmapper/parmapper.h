@@ -8,10 +8,11 @@
  * cores it may use (discover.c); the machine and the graph, built or read
  * on rank 0 and sent to every rank (share.c); where each slot is on its
  * host, checked before the search (slots.c); the search (search.c); the
- * fronts gathered and one point chosen (gather.c); the outputs (outputs.c,
- * report.c).  Errors are agreed on by every rank (pm_agree), reported once
- * (by rank 0 unless only another rank failed), and every rank exits with
- * the same code after MPI_Finalize. */
+ * fronts gathered and one point chosen (gather.c); with --hetero, the
+ * placement of each node's ranks on CPUs and GPUs (hetero.c); the outputs
+ * (outputs.c, report.c).  Errors are agreed on by every rank (pm_agree),
+ * reported once (by rank 0 unless only another rank failed), and every
+ * rank exits with the same code after MPI_Finalize. */
 #ifndef TOPOMAP_PARMAPPER_H
 #define TOPOMAP_PARMAPPER_H
 
@@ -19,10 +20,14 @@
 #include <stdint.h>
 
 #include "cmd.h"
+#include "ht_cli.h"
 #include "pareto.h"
 #include "tg_internal.h"
 
 /* ---------------------------------------------------------------- options */
+
+/* The most --hetero inputs. */
+#define PM_HETERO_MAX 16
 
 typedef struct pm_options {
     cmd_args a;          /* graph, machine and --seed, as greedymap's */
@@ -33,6 +38,10 @@ typedef struct pm_options {
     double alpha;        /* --alpha (1.05) */
     pm_criterion select; /* --select (alpha) */
     const char *rankfile, *slurm_hostfile, *mapping, *report;
+    const char *hetero[PM_HETERO_MAX]; /* --hetero INPUT, in order */
+    int nhetero;
+    const char *placement; /* --placement (required with --hetero) */
+    ht_cli het;            /* --calibration, --gpu-speedup, ... */
 } pm_options;
 
 /* Parse argv.  Returns -1 after printing help, an exit code after a usage
@@ -170,12 +179,41 @@ int pm_choose(MPI_Comm comm, const pm_options *o, const tg_graph *g,
               const pm_search *s, pm_result *r);
 void pm_result_free(pm_result *r);
 
+/* ---------------------------------------------------------------- hetero */
+
+/* --hetero (papers/000 after papers/001's choice of nodes): on rank 0,
+ * once GreedyMap has chosen each rank's node, libhetero decides per rank
+ * CPU cores or a GPU and its memory kind, node by node. */
+typedef struct pm_hetero {
+    ht_input *in;     /* from the --hetero inputs (ht_input_load) */
+    ht_node *node;    /* --node-topology, else this host (hwloc) */
+    ht_placement *pl; /* the chosen placement, by rank */
+    ht_cost gpu_first, all_cpu, chosen; /* predicted */
+    int have_gpu_first, have_all_cpu;   /* 0: that placement does not fit */
+    int gpu_ranks;    /* ranks the placement puts on a GPU */
+    long evaluations; /* placements the search costed */
+    double seconds;   /* of the search */
+} pm_hetero;
+
+/* Before the search: read the inputs, describe the node (with
+ * --calibration), and check that the input has the graph's task count.
+ * Returns the exit code after the message. */
+int pm_hetero_load(const pm_options *o, const tg_graph *g, pm_hetero *h);
+/* After the choice: every rank's host and local rank from the mapping
+ * (rank t on node map[t].node, local rank its position among the tasks of
+ * that node in rank order, as Open MPI numbers them with a rankfile), the
+ * GPU-first and all-CPU placements for comparison, ht_search (seeded by
+ * --seed) and ht_place.  Returns the exit code after the message. */
+int pm_hetero_place(pm_hetero *h, const pm_options *o, const gm_machine *m,
+                    const gm_place *map);
+void pm_hetero_free(pm_hetero *h);
+
 /* --------------------------------------------------------------- outputs */
 
 /* The output files on rank 0, opened before the search (so that an
  * unwritable path is found at once) and committed together at the end. */
 enum { PM_OUT_RANKFILE, PM_OUT_SLURM, PM_OUT_MAPPING, PM_OUT_REPORT,
-       PM_OUTS };
+       PM_OUT_PLACEMENT, PM_OUTS };
 typedef struct pm_outputs {
     tg_out f[PM_OUTS];
     int open[PM_OUTS];
@@ -205,13 +243,15 @@ typedef struct pm_report_input {
     const gm_metrics *deflt;    /* every metric of the block mapping */
     const int *cpus;            /* the Slurm map_cpu list (ncpus) */
     int ncpus;
+    const pm_hetero *hetero;    /* --hetero's result, NULL without */
     double total_seconds;
     int nranks;
 } pm_report_input;
 
 /* Write every open output for the chosen mapping and commit them all.
  * The Slurm hostfile lists the nodes of the ranks in rank order; the
- * rankfile binds rank t to the core of its slot.  Returns the exit code;
+ * rankfile binds rank t to the core of its slot; the placement is
+ * in->hetero's.  Returns the exit code;
  * on failure nothing is left behind. */
 int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
                      const pm_slots *s);

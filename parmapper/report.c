@@ -105,6 +105,35 @@ static json_t *search(const pm_report_input *in)
         stopped ? stopped : json_null());
 }
 
+static json_t *cost(int have, const ht_cost *c)
+{
+    return have ? json_pack("{s:f, s:f}", "makespan_s", c->makespan, "sum_s",
+                            c->sum)
+                : json_null();
+}
+
+/* --hetero: the inputs, the node, the predicted times of GPU-first,
+ * all-CPU and the chosen placement; null without --hetero. */
+static json_t *hetero(const pm_report_input *in)
+{
+    const pm_hetero *h = in->hetero;
+    const pm_options *o = in->o;
+    if (!h)
+        return json_null();
+    json_t *inputs = json_array();
+    for (int i = 0; inputs && i < o->nhetero; i++)
+        json_array_append_new(inputs, json_string(o->hetero[i]));
+    return json_pack(
+        "{s:o, s:o, s:o, s:s, s:i, s:i, s:o, s:o, s:o, s:I, s:f}", "inputs",
+        inputs ? inputs : json_null(), "node_topology",
+        jstr(o->a.node_topology), "calibration", jstr(o->het.calibration),
+        "placement", o->placement, "ranks", h->in->n, "gpu_ranks",
+        h->gpu_ranks, "gpu_first", cost(h->have_gpu_first, &h->gpu_first),
+        "all_cpu", cost(h->have_all_cpu, &h->all_cpu), "chosen",
+        cost(1, &h->chosen), "evaluations", (json_int_t)h->evaluations,
+        "seconds", h->seconds);
+}
+
 int pm_report_write(FILE *fp, const pm_report_input *in)
 {
     const pm_result *r = in->r;
@@ -121,14 +150,15 @@ int pm_report_write(FILE *fp, const pm_report_input *in)
     }
     json_t *root = json_pack(
         "{s:s, s:i, s:{s:s, s:o, s:i, s:I}, s:o, s:o, s:o, s:o, "
-        "s:{s:s, s:o}, s:o, s:f}",
+        "s:{s:s, s:o}, s:o, s:o, s:f}",
         "format", "topomap-parmapper-report", "version", 1, "graph", "path",
         in->o->a.pos[0], "layer", jstr(in->o->a.layer), "tasks", in->g->n,
         "edges", (json_int_t)in->g->nedges, "machine", machine(in), "search",
         search(in), "front", front ? front : json_null(), "chosen",
         chosen ? chosen : json_null(), "default", "mapping", "block",
         "metrics", metrics(in->deflt), "slurm_map_cpu",
-        cpus ? cpus : json_null(), "seconds", in->total_seconds);
+        cpus ? cpus : json_null(), "hetero", hetero(in), "seconds",
+        in->total_seconds);
     if (!root)
         return TG_ENOMEM;
     int rc = json_dumpf(root, fp, JSON_INDENT(2)) ? TG_EIO : 0;

@@ -74,27 +74,36 @@ static family family_of(const char *type)
     return F_RECORDED;
 }
 
-/* What building one type's graph needs. */
+/* What modelling the sends of one type needs; every send goes to fn. */
 typedef struct ctx {
     const tg_profile *p;
     const tg_build_options *o;
-    tg_builder *b;
+    tg_send_fn fn;
+    void *arg;
     int *where;      /* world rank -> index in the current communicator */
     tg_send *sends;  /* room for the largest peer group */
     double *blocks;  /* reduce_scatter blocks, as many */
     tg_error *err;
 } ctx;
 
-/* Add `bytes` from world rank src to world rank dst, rounded to whole
- * bytes (a positive amount never to 0). */
-static int add(ctx *c, int src, int dst, double bytes)
+/* Hand `bytes` in `count` operations from world rank src to world rank
+ * dst to the sink; sends to oneself and of 0 bytes are left out. */
+static int put(ctx *c, int src, int dst, uint64_t bytes, uint64_t count)
+{
+    return src == dst || !bytes ? 0
+                                : c->fn(c->arg, src, dst, bytes, count, c->err);
+}
+
+/* A modelled amount, rounded to whole bytes (a positive amount never to
+ * 0). */
+static int add(ctx *c, int src, int dst, double bytes, uint64_t count)
 {
     if (bytes >= (double)TG_WEIGHT_MAX)
         return tg_error_set(c->err, TG_EOVERFLOW, "", 0,
                             "bytes from rank %d to rank %d exceed 2^63 - 1",
                             src, dst);
     uint64_t w = (uint64_t)(bytes + 0.5);
-    return tg_builder_add(c->b, src, dst, w ? w : 1, c->err);
+    return put(c, src, dst, w ? w : 1, count);
 }
 
 static int add_rows(ctx *c, int rma)
@@ -103,9 +112,7 @@ static int add_rows(ctx *c, int rma)
         const tg_prof_rank *rk = &c->p->ranks[r];
         const tg_prof_row *row = rma ? rk->rma : rk->sent;
         for (int i = 0, n = rma ? rk->nrma : rk->nsent; i < n; i++) {
-            int rc = row[i].bytes ? tg_builder_add(c->b, r, row[i].peer,
-                                                   row[i].bytes, c->err)
-                                  : 0;
+            int rc = put(c, r, row[i].peer, row[i].bytes, row[i].count);
             if (rc)
                 return rc;
         }
@@ -212,7 +219,7 @@ static int add_collectives(ctx *c, int t, tg_build_type *bt,
                                              &bt->models);
             for (int s = 0; s < ns && !rc; s++)
                 rc = add(c, k->rank, tg_prof_comm_world(cm, c->sends[s].peer),
-                         c->sends[s].bytes);
+                         c->sends[s].bytes, k->calls);
         }
         for (int i = 0; i < cm->size; i++)
             c->where[cm->members[i]] = -1;
@@ -222,19 +229,35 @@ static int add_collectives(ctx *c, int t, tg_build_type *bt,
     return 0;
 }
 
-/* Type t's graph, filter and kept time into bt. */
-static int type_graph(ctx *c, int t, tg_build_type *bt)
+/* The sends of type t into the sink; what add_collectives counts. */
+static int type_sends(ctx *c, int t, tg_build_type *bt, uint64_t *large_ns,
+                      int *nkept, int *nlarge)
 {
     family f = family_of(c->p->types[t]);
-    uint64_t large_ns = 0;
-    int nkept = 0, nlarge = 0, rc;
     if (f == F_P2P || f == F_RMA)
-        rc = add_rows(c, f == F_RMA);
-    else
-        rc = add_collectives(c, t, bt, &large_ns, &nkept, &nlarge);
+        return add_rows(c, f == F_RMA);
+    return add_collectives(c, t, bt, large_ns, nkept, nlarge);
+}
+
+/* The sink of the type graphs. */
+static int to_builder(void *b, int src, int dst, uint64_t bytes,
+                      uint64_t count, tg_error *err)
+{
+    (void)count;
+    return tg_builder_add(b, src, dst, bytes, err);
+}
+
+/* Type t's graph, filter and kept time into bt. */
+static int type_graph(ctx *c, tg_builder *b, int t, tg_build_type *bt)
+{
+    uint64_t large_ns = 0;
+    int nkept = 0, nlarge = 0;
+    c->fn = to_builder;
+    c->arg = b;
+    int rc = type_sends(c, t, bt, &large_ns, &nkept, &nlarge);
     tg_graph *g = NULL;
     if (!rc)
-        rc = tg_builder_finish_typed(c->b, c->p->types[t], &g, c->err);
+        rc = tg_builder_finish_typed(b, c->p->types[t], &g, c->err);
     if (rc)
         return rc;
     if (nlarge && !nkept)
@@ -369,41 +392,57 @@ static int collect_types(const tg_profile *p, tg_build *b, tg_error *err)
     return rc;
 }
 
-/* The type graphs, in the order of b->types. */
-static int type_graphs(const tg_profile *p, tg_build *b, tg_error *err)
+/* The buffers of a ctx for p: 0 or TG_ENOMEM. */
+static int ctx_init(ctx *c, const tg_profile *p, const tg_build_options *o,
+                    tg_error *err)
 {
     size_t most = 1; /* the largest peer group */
-    for (int c = 0; c < p->ncomms; c++) {
-        const tg_prof_comm *cm = &p->comms[c];
+    for (int k = 0; k < p->ncomms; k++) {
+        const tg_prof_comm *cm = &p->comms[k];
         size_t n = (size_t)(cm->remote_size ? cm->remote_size : cm->size);
         most = n > most ? n : most;
     }
-    ctx c = {p, &b->options, tg_builder_new(p->world_size),
-             malloc(((size_t)p->world_size + 1) * sizeof(int)),
-             malloc(most * sizeof(tg_send)), malloc(most * sizeof(double)),
-             err};
-    int rc = 0;
-    if (!c.b || !c.where || !c.sends || !c.blocks)
+    *c = (ctx){p, o, NULL, NULL,
+               malloc(((size_t)p->world_size + 1) * sizeof(int)),
+               malloc(most * sizeof(tg_send)), malloc(most * sizeof(double)),
+               err};
+    if (!c->where || !c->sends || !c->blocks)
+        return tg_error_set(err, TG_ENOMEM, "", 0, "out of memory");
+    for (int r = 0; r < p->world_size; r++)
+        c->where[r] = -1;
+    return 0;
+}
+
+static void ctx_free(ctx *c)
+{
+    free(c->where);
+    free(c->sends);
+    free(c->blocks);
+}
+
+/* The type graphs, in the order of b->types. */
+static int type_graphs(const tg_profile *p, tg_build *b, tg_error *err)
+{
+    ctx c;
+    tg_builder *bld = tg_builder_new(p->world_size);
+    int rc = ctx_init(&c, p, &b->options, err);
+    if (!rc && !bld)
         rc = tg_error_set(err, TG_ENOMEM, "", 0, "out of memory");
-    for (int r = 0; r < p->world_size && !rc; r++)
-        c.where[r] = -1;
     for (int i = 0; i < b->ntypes && !rc; i++) {
-        rc = type_graph(&c, tg_profile_type(p, b->types[i].name),
+        rc = type_graph(&c, bld, tg_profile_type(p, b->types[i].name),
                         &b->types[i]);
         b->kept_ns += b->types[i].kept_ns;
     }
     for (int i = 0; i < b->ntypes && !rc; i++)
         b->types[i].kept_share =
             b->kept_ns ? (double)b->types[i].kept_ns / (double)b->kept_ns : 0;
-    tg_builder_free(c.b);
-    free(c.where);
-    free(c.sends);
-    free(c.blocks);
+    tg_builder_free(bld);
+    ctx_free(&c);
     return rc;
 }
 
-int tg_build_run(const tg_profile *p, const tg_build_options *o,
-                 tg_build **out, tg_error *err)
+/* Build options in range (or TG_EINVAL). */
+static int check_options(const tg_build_options *o, tg_error *err)
 {
     if (!(o->large >= 0) || !(o->coverage >= 0 && o->coverage <= 1) ||
         !(o->min_share >= 0 && o->min_share <= 1) ||
@@ -412,12 +451,41 @@ int tg_build_run(const tg_profile *p, const tg_build_options *o,
                             "build options out of range: large %g, coverage "
                             "%g, min-share %g", o->large, o->coverage,
                             o->min_share);
+    return 0;
+}
+
+int tg_build_sends(const tg_profile *p, const tg_build_options *o,
+                   tg_send_fn fn, void *arg, tg_error *err)
+{
+    int rc = check_options(o, err);
+    if (rc)
+        return rc;
+    ctx c;
+    rc = ctx_init(&c, p, o, err);
+    c.fn = fn;
+    c.arg = arg;
+    for (int t = 0; t < p->ntypes && !rc; t++) {
+        tg_build_type bt = {0}; /* what the build would record: unused */
+        uint64_t large_ns = 0;
+        int nkept = 0, nlarge = 0;
+        rc = type_sends(&c, t, &bt, &large_ns, &nkept, &nlarge);
+    }
+    ctx_free(&c);
+    return rc;
+}
+
+int tg_build_run(const tg_profile *p, const tg_build_options *o,
+                 tg_build **out, tg_error *err)
+{
+    int rc = check_options(o, err);
+    if (rc)
+        return rc;
     tg_build *b = calloc(1, sizeof *b);
     if (!b)
         return tg_error_set(err, TG_ENOMEM, "", 0, "out of memory");
     b->world_size = p->world_size;
     b->options = *o;
-    int rc = collect_types(p, b, err);
+    rc = collect_types(p, b, err);
     if (!rc)
         rc = type_graphs(p, b, err);
     if (!rc)

@@ -519,6 +519,24 @@ int tg_build_run(const tg_profile *p, const tg_build_options *o,
                  tg_build **out, tg_error *err);
 void tg_build_free(tg_build *b);
 
+/* Where tg_build_sends hands each send: `bytes` (> 0) in `count`
+ * operations from world rank src to world rank dst (src != dst).  A
+ * non-zero return (a TG_E* code, with err filled) stops the walk. */
+typedef int (*tg_send_fn)(void *arg, int src, int dst, uint64_t bytes,
+                          uint64_t count, tg_error *err);
+
+/* The directed traffic the type graphs of tg_build_run are made from,
+ * before anything is added up or made symmetric, for every type of p in
+ * p's order: the sent rows (count: messages), the rma rows (operations),
+ * and each collective record turned into sends by its model (count: the
+ * record's calls; modelled bytes rounded, a positive amount never to 0).
+ * o->large and o->allreduce_model apply as in tg_build_run (a large
+ * value such as HUGE_VAL keeps every communicator); the other options do
+ * not.  For consumers that need per-peer sends rather than an undirected
+ * graph (libhetero's input from profiles). */
+int tg_build_sends(const tg_profile *p, const tg_build_options *o,
+                   tg_send_fn fn, void *arg, tg_error *err);
+
 /* Write DIR/TYPE.tg.json per critical type, DIR/sum.tg.json,
  * DIR/wsum.tg.json, for each format in `formats` (TG_FORMAT_METIS,
  * TG_FORMAT_SCOTCH; nformats may be 0) the same graphs in it, and

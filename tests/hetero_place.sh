@@ -36,7 +36,7 @@ for m in gpu-first all-cpu exhaustive; do
 done
 
 # Errors: usage (2), data (1); nothing is written.
-expect_fail 2 "one INPUT file is needed" "$TOPOMAP_PLACE" -t "$syn"
+expect_fail 2 "an INPUT file is needed" "$TOPOMAP_PLACE" -t "$syn"
 expect_fail 2 "unknown method 'best'" "$TOPOMAP_PLACE" "$work/in.json" -m best
 expect_fail 2 "--ranks-per-gpu wants an integer" "$TOPOMAP_PLACE" "$work/in.json" --ranks-per-gpu 0
 sed 's/"local_rank": 1,/"local_rank": 0,/' "$work/in.json" > "$work/dup.json"
@@ -51,7 +51,7 @@ echo '{"format": "topomap-memcal", "version": 1, "numa": [{"os_index": 5, "bandw
 expect_fail 1 "calibrated NUMA node 5 is not on this node" \
   "$TOPOMAP_PLACE" --describe -t "$syn" -c "$work/cal.json"
 expect_ok "$TOPOMAP_PLACE" --help
-expect_output "usage: topomap-place INPUT [-o PLACEMENT] [options]"
+expect_output "usage: topomap-place INPUT... [-o PLACEMENT] [options]"
 
 # Four ranks ten times faster on a GPU, on the DGX-2: each on a GPU, with
 # the cores of its package (two per package in this file).

@@ -4,7 +4,9 @@ written apart from the C code they check.
 
   report REPORT            the report is well formed, its front is a front
                            (no point dominates another), and the chosen
-                           point is the one the selection rule gives
+                           point is the one the selection rule gives; with
+                           --hetero, the chosen placement predicts no worse
+                           than GPU-first and all-CPU
   same REPORT REPORT       the two fronts and chosen points are identical
   rounds REPORT R          the search ran R rounds of the portfolio to the
                            end: R x configurations runs, none stopped
@@ -12,9 +14,22 @@ written apart from the C code they check.
   bound RANKFILE WHEREAMI  every rank of tests/mpi/whereami's output is
                            bound to the core its rankfile line names
   slurm HOSTFILE MAPPING   line t of the Slurm hostfile is task t's host
+  placement PLACEMENT MAPPING [XML GPU_RANKS]
+                           --hetero's placement has an entry per task, at
+                           the host of its node and its local rank there
+                           (its position among the node's tasks in rank
+                           order); with an hwloc XML, exactly the ranks of
+                           GPU_RANKS ("0,1,4" or "-") are on GPUs of the
+                           XML, each with cores in its GPU's package
+  same-node PLACEMENT PLACEMENT
+                           the two placements are the same but for hosts
+  exec PLACEMENT BINDCHECK every line of tests/test_hetero_bindcheck's output
+                           (through topomap-exec) shows the cores, NUMA
+                           nodes, processor and memory kind of its rank
 Exits 1 with a message on the first failure."""
 import json
 import sys
+import xml.etree.ElementTree as ET
 
 
 def fail(msg):
@@ -46,12 +61,16 @@ def expected_choice(front, select, alpha):
                                     front[i]["hop_bytes_max"], key(front[i])))
 
 
-def load(path):
+def load_json(path, fmt, what):
     with open(path) as f:
         r = json.load(f)
-    if r.get("format") != "topomap-parmapper-report" or r.get("version") != 1:
-        fail(path + ": not a parmapper report, version 1")
+    if r.get("format") != fmt or r.get("version") != 1:
+        fail("%s: not %s, version 1" % (path, what))
     return r
+
+
+def load(path):
+    return load_json(path, "topomap-parmapper-report", "a parmapper report")
 
 
 def check_report(path):
@@ -88,6 +107,14 @@ def check_report(path):
         fail(path + ": runs per rank do not add up")
     if r["default"]["mapping"] != "block" or r["default"]["metrics"]["tasks"] != tasks:
         fail(path + ": no default mapping")
+    h = r["hetero"]
+    if h is not None:
+        if h["ranks"] != tasks or not 0 <= h["gpu_ranks"] <= tasks:
+            fail(path + ": hetero: ranks or GPU ranks out of range")
+        for base in ("gpu_first", "all_cpu"):
+            # The search compares to a relative 1e-12 (hetero/cost.c).
+            if h[base] and h["chosen"]["makespan_s"] > h[base]["makespan_s"] * (1 + 1e-9):
+                fail("%s: hetero: the chosen makespan is above %s's" % (path, base))
 
 
 def same(a, b):
@@ -144,10 +171,116 @@ def slurm(hostfile, mapping):
         fail("the Slurm hostfile does not follow the mapping")
 
 
+def load_placement(path):
+    return load_json(path, "topomap-placement", "a placement")
+
+
+def pu_list(text):
+    """The set of "0-3,8"."""
+    out = set()
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def cpuset(mask):
+    """hwloc's "0x00000003,0x..." (most significant word first)."""
+    bits, out = 0, set()
+    for word in mask.split(","):
+        bits = (bits << 32) | int(word, 16)
+    i = 0
+    while bits:
+        if bits & 1:
+            out.add(i)
+        bits >>= 1
+        i += 1
+    return out
+
+
+def gpu_packages(path):
+    """{bus id: PUs of its package} for the GPUs (cuda*/nvml* OS devices)."""
+    gpus = {}
+
+    def walk(obj, package, busid):
+        t = obj.get("type")
+        if t == "Package":
+            package = cpuset(obj.get("cpuset"))
+        if t == "PCIDev":
+            busid = obj.get("pci_busid")
+        name = obj.get("name") or ""
+        if t == "OSDev" and (name.startswith("cuda") or name.startswith("nvml")):
+            gpus[busid] = package
+        for child in obj.findall("object"):
+            walk(child, package, busid)
+
+    walk(ET.parse(path).getroot().find("object"), set(), None)
+    return gpus
+
+
+def placement(path, mapping, xml=None, gpu_ranks=None):
+    entries = load_placement(path)["ranks"]
+    with open(mapping) as f:
+        tasks = sorted(([int(w[0]), w[1]] for w in (l.split() for l in f if not l.startswith("#"))))
+    if len(entries) != len(tasks):
+        fail("%s: %d entries for %d tasks" % (path, len(entries), len(tasks)))
+    local = {}
+    for t, host in tasks:
+        e = [e for e in entries if e["rank"] == t]
+        want = (host, local.setdefault(host, 0))
+        local[host] += 1
+        if len(e) != 1 or (e[0]["host"], e[0]["local_rank"]) != want:
+            fail("%s: rank %d should be host %s local rank %d: %s" % (path, t, want[0], want[1], e))
+    if xml is None:
+        return
+    gpus = gpu_packages(xml)
+    on_gpu = sorted(e["rank"] for e in entries if e["proc"] == "gpu")
+    want = [] if gpu_ranks == "-" else [int(r) for r in gpu_ranks.split(",")]
+    if on_gpu != want:
+        fail("%s: ranks %s on GPUs, expected %s" % (path, on_gpu, want))
+    for e in entries:
+        if e["proc"] != "gpu":
+            continue
+        package = gpus.get(e["gpu"]["busid"])
+        if package is None:
+            fail("%s: rank %d: GPU %s is not in %s" % (path, e["rank"], e["gpu"]["busid"], xml))
+        if not pu_list(e["cores"]) <= package:
+            fail("%s: rank %d: cores %s are not in the package of GPU %s" %
+                 (path, e["rank"], e["cores"], e["gpu"]["busid"]))
+
+
+def same_node(a, b):
+    pa, pb = load_placement(a), load_placement(b)
+    for p in (pa, pb):
+        for e in p["ranks"]:
+            del e["host"]
+    if pa != pb:
+        fail("the placements differ:\n  %s\n  %s" % (pa, pb))
+
+
+def exec_check(path, out):
+    entries = {e["rank"]: e for e in load_placement(path)["ranks"]}
+    seen = set()
+    with open(out) as f:
+        for line in f:
+            kv = dict(w.split("=", 1) for w in line.split())
+            r = int(kv["rank"])
+            e = entries[r]
+            want = (pu_list(e["cores"]), pu_list(e["memory"]["nodes"]), e["memory"]["policy"],
+                    e["proc"], e["memory"]["kind"])
+            got = (pu_list(kv["cpus"]), pu_list(kv["nodes"]), kv["policy"], kv["proc"], kv["mem"])
+            if got != want:
+                fail("rank %d runs with %s, the placement says %s" % (r, got, want))
+            seen.add(r)
+    if seen != set(entries):
+        fail("ranks %s reported, the placement has %s" % (sorted(seen), sorted(entries)))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {"report": check_report, "same": same, "rounds": rounds, "beats-block": beats_block,
-     "bound": bound, "slurm": slurm}[cmd](*args)
+     "bound": bound, "slurm": slurm, "placement": placement, "same-node": same_node,
+     "exec": exec_check}[cmd](*args)
 
 
 main()

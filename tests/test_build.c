@@ -623,6 +623,123 @@ START_TEST(nothing_critical)
 }
 END_TEST
 
+/* ------------------------------------------------------ directed sends */
+
+typedef struct sends_seen {
+    int n;
+    uint64_t s[64][4]; /* src, dst, bytes, count */
+} sends_seen;
+
+static int record_send(void *arg, int src, int dst, uint64_t bytes,
+                       uint64_t count, tg_error *err)
+{
+    sends_seen *v = arg;
+    (void)err;
+    ck_assert_int_lt(v->n, 64);
+    uint64_t *e = v->s[v->n++];
+    e[0] = (uint64_t)src;
+    e[1] = (uint64_t)dst;
+    e[2] = bytes;
+    e[3] = count;
+    return 0;
+}
+
+static int stop_at_third(void *arg, int src, int dst, uint64_t bytes,
+                         uint64_t count, tg_error *err)
+{
+    int *calls = arg;
+    (void)src, (void)dst, (void)bytes, (void)count;
+    return ++*calls == 3 ? tg_error_set(err, TG_EINVAL, "", 0, "stop") : 0;
+}
+
+/* tests/data/profile_4.json, every send in the order the types are
+ * listed: the sent rows (2 -> 1 has 0 bytes), rank 1's recorded Bcast,
+ * the Allreduce of 80 bytes on 4 members (recursive doubling below 8192
+ * bytes: partners r^1, r^2), the Alltoall of 64 bytes on {0, 2}, the
+ * Scatter from 0 to the remote group {2, 3}, the rma rows.  Also: the
+ * default options, a sink that fails, options out of range. */
+START_TEST(directed_sends)
+{
+    static const uint64_t want[][4] = {
+        {0, 1, 4000, 4}, {0, 2, 100, 1}, {1, 0, 4000, 4}, {3, 0, 50, 2},
+        {3, 2, 7, 1},    {1, 0, 30, 1},  {1, 2, 30, 1},   {1, 3, 30, 1},
+        {0, 1, 80, 1},   {0, 2, 80, 1},  {1, 0, 80, 1},   {1, 3, 80, 1},
+        {2, 3, 80, 1},   {2, 0, 80, 1},  {3, 2, 80, 1},   {3, 1, 80, 1},
+        {0, 2, 32, 2},   {2, 0, 32, 2},  {0, 2, 12, 1},   {0, 3, 12, 1},
+        {0, 3, 64, 2},   {3, 0, 8, 1}};
+    int nwant = (int)(sizeof want / sizeof want[0]);
+    tg_profile *p = profile("profile_4.json");
+    tg_build_options o;
+    tg_build_options_init(&o);
+    o.large = HUGE_VAL;
+    sends_seen v = {0};
+    tg_error err;
+    ck_assert_int_eq(tg_build_sends(p, &o, record_send, &v, &err), 0);
+    ck_assert_int_eq(v.n, nwant);
+    for (int i = 0; i < nwant; i++)
+        for (int k = 0; k < 4; k++)
+            ck_assert_msg(v.s[i][k] == want[i][k],
+                          "send %d: %llu %llu %llu %llu", i,
+                          (unsigned long long)v.s[i][0],
+                          (unsigned long long)v.s[i][1],
+                          (unsigned long long)v.s[i][2],
+                          (unsigned long long)v.s[i][3]);
+    /* By default every communicator here is large: the rows alone. */
+    tg_build_options_init(&o);
+    v.n = 0;
+    ck_assert_int_eq(tg_build_sends(p, &o, record_send, &v, &err), 0);
+    ck_assert_int_eq(v.n, 7);
+    ck_assert(v.s[5][0] == 0 && v.s[5][1] == 3 && v.s[5][2] == 64);
+    /* The sink's error stops the walk. */
+    int calls = 0;
+    ck_assert_int_eq(tg_build_sends(p, &o, stop_at_third, &calls, &err),
+                     TG_EINVAL);
+    ck_assert_int_eq(calls, 3);
+    ck_assert_str_eq(err.text, "stop");
+    o.coverage = 2;
+    ck_assert_int_eq(tg_build_sends(p, &o, record_send, &v, &err), TG_EINVAL);
+    tg_profile_free(p);
+}
+END_TEST
+
+/* Made symmetric, the sends are the build's graphs: with every type
+ * critical, the Sum of tests/data/build_coll4.json. */
+static int to_builder_test(void *b, int src, int dst, uint64_t bytes,
+                           uint64_t count, tg_error *err)
+{
+    (void)count;
+    return tg_builder_add(b, src, dst, bytes, err);
+}
+
+START_TEST(sends_make_the_sum)
+{
+    tg_profile *p = profile("build_coll4.json");
+    tg_build_options o;
+    tg_build_options_init(&o);
+    o.large = HUGE_VAL;
+    o.coverage = 1;
+    o.min_share = 0;
+    tg_build *b = NULL;
+    tg_error err;
+    ck_assert_int_eq(tg_build_run(p, &o, &b, &err), 0);
+    tg_builder *bld = tg_builder_new(p->world_size);
+    tg_graph *g = NULL;
+    ck_assert_int_eq(tg_build_sends(p, &o, to_builder_test, bld, &err), 0);
+    ck_assert_int_eq(tg_builder_finish(bld, &g, &err), 0);
+    int with_graph = 0; /* all but the barrier, and all critical */
+    for (int i = 0; i < b->ntypes; i++)
+        with_graph += b->types[i].graph != NULL;
+    ck_assert_int_eq(with_graph, b->ntypes - 1);
+    ck_assert_int_eq(b->ncritical, with_graph);
+    ck_assert_int_gt(g->nedges, 0);
+    tu_assert_same_graph(g, b->sum);
+    tg_graph_free(g);
+    tg_builder_free(bld);
+    tg_build_free(b);
+    tg_profile_free(p);
+}
+END_TEST
+
 /* ---------------------------------------------------------- the folder */
 
 /* The sorted names in dir, joined by spaces. */
@@ -767,6 +884,8 @@ static Suite *build_suite(void)
     tcase_add_test(b, models_on_4);
     tcase_add_test(b, models_on_8);
     tcase_add_test(b, nothing_critical);
+    tcase_add_test(b, directed_sends);
+    tcase_add_test(b, sends_make_the_sum);
     suite_add_tcase(s, b);
     TCase *w = tcase_create("write");
     tcase_add_test(w, write_folder);
