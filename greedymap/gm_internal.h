@@ -182,6 +182,20 @@ int gm_order_gpart(const tg_graph *g, const gm_machine *m, uint64_t seed,
                    int *order, tg_error *err);
 int gm_order_file(const char *path, int n, int *order, tg_error *err);
 
+/* BFS level structures over a graph (order.c): mark has g->n entries, all
+ * below stamp + 1 (calloc'd with stamp 0 will do), queue g->n. */
+typedef struct gm_levels {
+    const tg_graph *g;
+    int *mark;
+    int stamp;
+    int *queue;
+} gm_levels;
+
+/* A pseudo-peripheral vertex of start's component by the George-Liu rule
+ * (top of order.c): at most 8 level structures, O(size of component)
+ * each. */
+int gm_pseudo_peripheral(gm_levels *w, int start);
+
 /* Configurations (config.c): TG_EINVAL naming the bad field; and the
  * number of nodes a delta stands for on a machine of `nodes` nodes. */
 int gm_config_check(const gm_config *c, tg_error *err);
