@@ -20,15 +20,15 @@ static const char map_help[] =
     "Map GRAPH's tasks onto the machine with GreedyMap (papers/001,\n"
     "Algorithm 1) and write the mapping.\n"
     "\n"
-    "  --config TEXT        order=oo|bfs|bfsdfs|gpart|rcm|file:PATH,\n"
+    "  --config TEXT        order=oo|bfs|bfsdfs|gpart|rcm|gpartrb|file:PATH,\n"
     "                       delta=all|sqrt|N, pack=0|1,\n"
     "                       cost=hopbytes|maxhopbytes|maxlinkload, wrap=0|1,\n"
     "                       centre=last|nbr, seed=S: any subset,\n"
     "                       comma-separated; defaults order=oo,delta=all,\n"
     "                       pack=1,cost=hopbytes,wrap=1,centre=last,seed=0\n"
     "                       ('greedymap configs' lists the portfolio)\n"
-    "  --seed S             the seed for ties (and METIS in gpart),\n"
-    "                       overriding seed= of --config\n"
+    "  --seed S             the seed for ties (and METIS in gpart and\n"
+    "                       gpartrb), overriding seed= of --config\n"
     "                       overriding seed= of --config\n"
     "\n" WRITE_HELP "\n" CMD_MACHINE_HELP "\n" CMD_GRAPH_HELP;
 

@@ -177,9 +177,12 @@ int gm_metis_graph_make(const tg_graph *g, gm_metis_graph *out,
                         tg_error *err);
 void gm_metis_graph_free(gm_metis_graph *mg);
 
-/* Task orders with files of their own (order_gpart.c, order_file.c). */
+/* Task orders with files of their own (order_gpart.c, order_parts.c,
+ * order_file.c). */
 int gm_order_gpart(const tg_graph *g, const gm_machine *m, uint64_t seed,
                    int *order, tg_error *err);
+int gm_order_gpartrb(const tg_graph *g, const gm_machine *m, uint64_t seed,
+                     int *order, tg_error *err);
 int gm_order_file(const char *path, int n, int *order, tg_error *err);
 
 /* BFS level structures over a graph (order.c): mark has g->n entries, all

@@ -10,8 +10,8 @@
  *     line 8 (centre=last), or with centre=nbr the node holding the most
  *     of t's bytes to its placed neighbours (the first such group in CSR
  *     order; n_l when t has no placed neighbour).  With centre=last and a
- *     list whose consecutive tasks do not talk (the parts of GPART, one
- *     after the other), the candidates sit around the node
+ *     list whose consecutive tasks do not talk (the parts of GPART and
+ *     GPARTRB, one after the other), the candidates sit around the node
  *     the previous part filled, which need not be near the new part's
  *     neighbours; centre=nbr looks where they are.
  * Ties (line 10, "a random processor from K").  All slots of a node cost

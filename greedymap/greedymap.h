@@ -141,7 +141,12 @@
  * by increasing degree, then id) reversed per component.  GPART: a METIS
  * k-way partition into one part per node with part sizes exactly the
  * tasks each node will hold (gm_partition), parts in node order, ids
- * ascending inside a part.  FILE: one task id per line.
+ * ascending inside a part.  GPARTRB: the parts of recursive bisection
+ * (the rb baseline's tasks of each node: task graph and nodes halved
+ * together along the network), parts in maximum-adjacency order over the
+ * graph of parts (gm_part_order), each part's tasks breadth-first from
+ * its task with the most bytes to the parts before it.  FILE: one task id
+ * per line.
  *
  * Errors: as in taskgraph.h, functions return 0 or a negative TG_E* code
  * and fill a tg_error that names the file and line where there is one.
@@ -471,7 +476,8 @@ typedef enum gm_order {
     GM_ORDER_BFSDFS, /* depth-first along paths, breadth-first when stuck */
     GM_ORDER_GPART,  /* METIS k-way parts, one per node, consecutive */
     GM_ORDER_RCM,    /* reverse Cuthill-McKee */
-    GM_ORDER_FILE    /* one task id per line of a file */
+    GM_ORDER_GPARTRB, /* recursive-bisection parts, maximum adjacency */
+    GM_ORDER_FILE    /* one task id per line of a file (always last) */
 } gm_order;
 
 /* What GreedyMap minimises when it picks a node. */
@@ -507,8 +513,8 @@ typedef struct gm_config {
 /* Parse "order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,centre=last,
  * seed=7": any subset of the keys, each at most once, defaults order=oo,
  * delta=all, pack=1, cost=hopbytes, wrap=1, centre=last, seed=0.  order
- * is oo, bfs, bfsdfs, gpart, rcm or file:PATH, where PATH runs to the
- * end of the text (so order=file:PATH comes last) and
+ * is oo, bfs, bfsdfs, gpart, rcm, gpartrb or file:PATH, where PATH runs
+ * to the end of the text (so order=file:PATH comes last) and
  * out->order_file points into text (keep text alive).  delta is all, sqrt
  * or a positive integer; cost is hopbytes, maxhopbytes or maxlinkload;
  * centre is last or nbr.  Errors (TG_EINVAL) quote the text and name the
@@ -526,8 +532,8 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
                       tg_error *err);
 
 /* The task list of a configuration: order[i] = the i-th task to place
- * (g->n entries).  m is used by GPART only (part sizes); seed by GPART
- * only (METIS's seed).  FILE errors name the file and line. */
+ * (g->n entries).  m is used by GPART and GPARTRB only (parts); seed by
+ * them only (METIS's seed).  FILE errors name the file and line. */
 int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
                   int *order, tg_error *err);
 /* GPART's partition: part[t] = the node whose part holds task t (g->n
@@ -538,6 +544,20 @@ int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
  * sizes by moving the tasks whose move adds least to the cut. */
 int gm_partition(const tg_graph *g, const gm_machine *m, uint64_t seed,
                  int *part, tg_error *err);
+/* The task list of a partition (part[t] in 0 .. nparts-1): the parts one
+ * after the other, every part's tasks consecutive.  Parts in maximum-
+ * adjacency order over the graph of parts (two parts adjacent when an
+ * edge joins them, weighted by the bytes between them): each connected
+ * component of that graph in the order of its lowest part, from a
+ * George-Liu pseudo-peripheral part of it, then always the part with the
+ * most bytes to the parts already listed (ties: the lowest part).  Inside
+ * a part, breadth-first over the part's own edges (neighbours in id
+ * order) from its task with the most bytes to the parts listed before it
+ * (ties, and the first part: the lowest id), restarting at the lowest
+ * task not yet listed when the part's edges do not reach all of it.
+ * O((T + E) log T). */
+int gm_part_order(const tg_graph *g, const int *part, int nparts,
+                  int *order, tg_error *err);
 /* Algorithm 1 of papers/001: map all g->n tasks (g->n <= total slots)
  * into map[g->n].  The same configuration and seed give the same mapping
  * bit for bit. */

@@ -1,5 +1,6 @@
 /* order.c: the task lists of GreedyMap (papers/001, 4.5): OO, BFS,
- * BFS-DFS and RCM here, GPART and FILE in order_gpart.c and order_file.c.
+ * BFS-DFS and RCM here, GPART and FILE in order_gpart.c and order_file.c,
+ * GPARTRB in order_parts.c.
  *
  * The graph-walking orders take the connected components one after the
  * other, in the order of their lowest task id, and start each component
@@ -181,6 +182,8 @@ int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
     switch (c->order) {
     case GM_ORDER_GPART:
         return gm_order_gpart(g, m, c->seed, order, err);
+    case GM_ORDER_GPARTRB:
+        return gm_order_gpartrb(g, m, c->seed, order, err);
     case GM_ORDER_FILE:
         return gm_order_file(c->order_file, g->n, order, err);
     case GM_ORDER_OO:
