@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # mapper.sh: run bench/mapper (the mapping panel of issue 5), then check
 # with the greedymap command that its rows are what `greedymap eval` prints:
-# for every case, Scotch's mapping (the .map the bench wrote) and the first
-# GreedyMap configuration (mapped again by `greedymap map`) are evaluated
-# by `greedymap eval --json`, and hop-bytes (total, max) and both max link
-# loads must equal the bench's row.  On tori Scotch's own gmtst must also
+# for every case, Scotch's mapping (the .map the bench wrote), the first
+# GreedyMap configuration and the best one (lowest hop-bytes; both mapped
+# again by `greedymap map`) are evaluated by `greedymap eval --json`, and
+# hop-bytes (total, max) and both max link loads must equal the bench's
+# row.  On tori Scotch's own gmtst must also
 # find half the hop-bytes total (it counts each edge once).  Exit 1 when
 # they differ or a step fails; the figures themselves never fail.
 #
@@ -93,24 +94,32 @@ while IFS=$'\t' read -r name graph machine rows scotch_map; do
             fi
         fi
     fi
-    config=$(awk -F'\t' '!/^#/ { print $1; exit }' "$rows")
-    # shellcheck disable=SC2086
-    if ! "$greedymap" map "$graph" $machine --config "$config" \
-            -o "$dir/$name.first.map" > /dev/null ||
-       ! "$greedymap" eval "$graph" $machine \
-            --mapping "$dir/$name.first.map" --json > "$dir/$name.first.json"
-    then
-        echo "  $name $config: greedymap map or eval failed"; status=1
-        continue
-    fi
-    got=$(json_figures "$dir/$name.first.json")
-    want=$(tsv_figures "$rows" "$config")
-    if [ "$got" = "$want" ]; then
-        echo "  $name $config: same figures ($got)"
-    else
-        echo "  $name $config: greedymap says $got, the bench $want"
-        status=1
-    fi
+    # The first configuration, and the best (the first of the lowest
+    # hop-bytes totals) when it is another.
+    first=$(awk -F'\t' '!/^#/ { print $1; exit }' "$rows")
+    best=$(awk -F'\t' '/^order=/ && (b == "" || $4 < low) {
+        b = $1; low = $4 } END { print b }' "$rows")
+    configs=("$first")
+    [ "$best" = "$first" ] || configs+=("$best")
+    for config in "${configs[@]}"; do
+        # shellcheck disable=SC2086
+        if ! "$greedymap" map "$graph" $machine --config "$config" \
+                -o "$dir/$name.gm.map" > /dev/null ||
+           ! "$greedymap" eval "$graph" $machine \
+                --mapping "$dir/$name.gm.map" --json > "$dir/$name.gm.json"
+        then
+            echo "  $name $config: greedymap map or eval failed"; status=1
+            continue
+        fi
+        got=$(json_figures "$dir/$name.gm.json")
+        want=$(tsv_figures "$rows" "$config")
+        if [ "$got" = "$want" ]; then
+            echo "  $name $config: same figures ($got)"
+        else
+            echo "  $name $config: greedymap says $got, the bench $want"
+            status=1
+        fi
+    done
 done < "$dir/cases.tsv"
 echo "  (figures: hop-bytes total, hop-bytes max, max link load with" \
      "least-loaded and with fixed routes)"

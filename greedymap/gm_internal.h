@@ -177,10 +177,27 @@ int gm_metis_graph_make(const tg_graph *g, gm_metis_graph *out,
                         tg_error *err);
 void gm_metis_graph_free(gm_metis_graph *mg);
 
-/* Task orders with files of their own (order_gpart.c, order_file.c). */
+/* Task orders with files of their own (order_gpart.c, order_parts.c,
+ * order_file.c). */
 int gm_order_gpart(const tg_graph *g, const gm_machine *m, uint64_t seed,
                    int *order, tg_error *err);
+int gm_order_gpartrb(const tg_graph *g, const gm_machine *m, uint64_t seed,
+                     int *order, tg_error *err);
 int gm_order_file(const char *path, int n, int *order, tg_error *err);
+
+/* BFS level structures over a graph (order.c): mark has g->n entries, all
+ * below stamp + 1 (calloc'd with stamp 0 will do), queue g->n. */
+typedef struct gm_levels {
+    const tg_graph *g;
+    int *mark;
+    int stamp;
+    int *queue;
+} gm_levels;
+
+/* A pseudo-peripheral vertex of start's component by the George-Liu rule
+ * (top of order.c): at most 8 level structures, O(size of component)
+ * each. */
+int gm_pseudo_peripheral(gm_levels *w, int start);
 
 /* Configurations (config.c): TG_EINVAL naming the bad field; and the
  * number of nodes a delta stands for on a machine of `nodes` nodes. */

@@ -5,18 +5,35 @@
  * drawn uniformly from the seed (the "last used node" n_l of line 3 then
  * starts there).  Each later task t goes:
  *   - with packNodeFirst, to n_l while n_l has a free slot;
- *   - else to one of the Delta nodes with free slots closest to n_l
- *     (greedy_near.c), the one of lowest cost.
+ *   - else to one of the Delta nodes with free slots closest to a centre
+ *     (greedy_near.c), the one of lowest cost.  The centre is n_l, as in
+ *     line 8 (centre=last), or with centre=nbr the node holding the most
+ *     of t's bytes to its placed neighbours (the first such group in CSR
+ *     order; n_l when t has no placed neighbour).  With centre=last and a
+ *     list whose consecutive tasks do not talk (the parts of GPART and
+ *     GPARTRB, one after the other), the candidates sit around the node
+ *     the previous part filled, which need not be near the new part's
+ *     neighbours; centre=nbr looks where they are.
  * Ties (line 10, "a random processor from K").  All slots of a node cost
  * the same, so with a seed other than 0 a node is drawn among the nodes
  * tied at the lowest cost with probability proportional to their free
  * slots, which is a uniform draw among their processors.  Seed 0 draws
- * nothing: it takes the tied node closest to n_l, then the lowest id.
- * That deterministic member keeps regular structure that random ties
- * break up: OO on a 16^4 lattice onto a 16^3 torus with 16 slots reaches
- * the optimum (every lattice line on one node, every other edge one hop)
- * with seed 0, while random ties land near 3.5 times its hop-bytes.
- * Inside a node a task takes the lowest free slot: slots fill 0, 1, 2...
+ * nothing: on tori and meshes it first takes the tied node of least
+ * spread, the sum over t's placed neighbours of bytes x squared Euclidean
+ * distance between the nodes (per dimension the shorter way round a
+ * wrapping ring); then the tied node closest to n_l, then the lowest id.
+ * The spread tells apart what hop-bytes cannot: the third quarter of a
+ * 64-task clique on 16-slot nodes costs the same at the end of a line of
+ * nodes as at the corner of a square (hop distances 2 and 1 to the first
+ * two), but the corner leaves the fourth quarter a square (4 hops to the
+ * others instead of 5); on the Qbox cases of bench/mapper this lowers the
+ * best average hop-bytes by about 2%.  Off tori and meshes the spread is
+ * not used.  The deterministic member keeps regular structure that random
+ * ties break up: OO on a 16^4 lattice onto a 16^3 torus with 16 slots
+ * reaches the optimum (every lattice line on one node, every other edge
+ * one hop) with seed 0, while random ties land near 3.5 times its
+ * hop-bytes.  Inside a node a task takes the lowest free slot: slots fill
+ * 0, 1, 2...
  *
  * The cost of putting t on node n depends only on t's neighbours already
  * placed (P), which are gathered once per task and grouped by node:
@@ -37,10 +54,11 @@
  * nodes are the Delta closest.
  *
  * Complexity (4.4.1), d = average degree: without packNodeFirst
- * O(T Delta d) for the costs, plus finding candidates (greedy_near.c);
- * with packNodeFirst and the hop-bytes cost O(T + N Delta d).  The two
- * other costs keep per-task hop-bytes or link loads up to date at every
- * placement, O(T d) more. */
+ * O(T Delta d) for the costs (the spread of ties is O(Delta d) more at
+ * most), plus finding candidates (greedy_near.c); with packNodeFirst and
+ * the hop-bytes cost O(T + N Delta d).  The two other costs keep per-task
+ * hop-bytes or link loads up to date at every placement, O(T d) more.
+ * centre=nbr picks its centre from the groups already gathered, O(d). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +94,8 @@ typedef struct greedy {
     uint64_t *fw;
     int *tie; /* nodes tied at the lowest cost */
     int fixed; /* seed 0: no randomness */
+    int spread; /* seed 0 on a torus or mesh: ties by spread first */
+    gm_centre centre;
 } greedy;
 
 static void greedy_free(greedy *s)
@@ -107,6 +127,8 @@ static int greedy_init(greedy *s, const tg_graph *g, const gm_machine *m,
     s->m = m;
     s->kind = c->cost;
     s->fixed = c->seed == 0;
+    s->spread = s->fixed && m->net->kind == GM_NET_TORUS;
+    s->centre = c->centre;
     tg_rng_seed(&s->rng, c->seed);
     int maxdeg = 0;
     for (int t = 0; t < g->n; t++)
@@ -241,18 +263,45 @@ static int cost_less(const cost *a, const cost *b)
     return a->key < b->key || (a->key == b->key && a->tie < b->tie);
 }
 
-/* Line 10: a node among the k tied ones.  Seed 0: the one closest to
- * `last`, then the lowest id; other seeds: a random one, with probability
- * proportional to its free slots. */
+/* Seed 0's first tie-break on tori and meshes: sum over the groups of
+ * placed neighbours of bytes x squared Euclidean distance from n. */
+static u128 spread_at(const greedy *s, int n)
+{
+    const gm_network *net = s->m->net;
+    const int *a = gm_machine_coords(s->m, n);
+    u128 x = 0;
+    for (int k = 0; k < s->ngrp; k++) {
+        const int *b = gm_machine_coords(s->m, s->grp_node[k]);
+        unsigned sq = 0;
+        for (int j = 0; j < net->ndims; j++) {
+            int d = abs(a[j] - b[j]);
+            if (net->wrap[j] && net->size[j] - d < d)
+                d = net->size[j] - d;
+            sq += (unsigned)d * (unsigned)d;
+        }
+        x += s->grp_w[k] * sq;
+    }
+    return x;
+}
+
+/* Line 10: a node among the k tied ones.  Seed 0: the one of least
+ * spread (tori and meshes, when t has placed neighbours), then the one
+ * closest to `last`, then the lowest id; other seeds: a random one, with
+ * probability proportional to its free slots. */
 static int draw(greedy *s, const int *nodes, int k, int last)
 {
     if (k == 1)
         return nodes[0];
     if (s->fixed) {
+        int spread = s->spread && s->ngrp > 0;
         int best = nodes[0], bd = gm_near_distance(s->near, last, best);
+        u128 bs = spread ? spread_at(s, best) : 0;
         for (int i = 1; i < k; i++) {
+            u128 x = spread ? spread_at(s, nodes[i]) : 0;
             int d = gm_near_distance(s->near, last, nodes[i]);
-            if (d < bd || (d == bd && nodes[i] < best)) {
+            if (x < bs ||
+                (x == bs && (d < bd || (d == bd && nodes[i] < best)))) {
+                bs = x;
                 bd = d;
                 best = nodes[i];
             }
@@ -270,11 +319,25 @@ static int draw(greedy *s, const int *nodes, int k, int last)
     return nodes[i];
 }
 
-/* Lines 8 and 10: the candidates near `last`, the lowest cost, a draw. */
+/* Where to look for candidates: n_l, or with centre=nbr the node of the
+ * heaviest group of placed neighbours (the first of equals). */
+static int centre_of(const greedy *s, int last)
+{
+    if (s->centre != GM_CENTRE_NBR || s->ngrp == 0)
+        return last;
+    int best = 0;
+    for (int k = 1; k < s->ngrp; k++)
+        if (s->grp_w[k] > s->grp_w[best])
+            best = k;
+    return s->grp_node[best];
+}
+
+/* Lines 8 and 10: the candidates near the centre, the lowest cost, a
+ * draw. */
 static int choose(greedy *s, int last, int *node, tg_error *err)
 {
     const int *cand;
-    int k = gm_near_find(s->near, last, &s->fr, &cand);
+    int k = gm_near_find(s->near, centre_of(s, last), &s->fr, &cand);
     if (s->nnb == 0) {
         *node = draw(s, cand, k, last);
         return 0;

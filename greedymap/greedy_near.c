@@ -3,8 +3,9 @@
  *
  * When Delta covers every node with free slots, the candidates are simply
  * the list of those nodes (no distances).  Otherwise a gm_shells walk
- * from the last used node yields nodes by nondecreasing distance and full
- * nodes are skipped.  Nodes only ever become full, so when the next task
+ * from the centre (the last used node, or with centre=nbr the node of the
+ * task's heaviest placed neighbours: greedy.c) yields nodes by
+ * nondecreasing distance and full nodes are skipped.  Nodes only ever become full, so when the next task
  * starts from the same node the walk goes on where it stopped: the
  * candidates that filled up are dropped and the walk adds the next free
  * nodes.  A walk that has stepped over more nodes than there are free

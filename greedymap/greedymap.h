@@ -113,19 +113,26 @@
  * or to a node drawn from the seed; that is the "last used node" n_l.
  * With packNodeFirst a task stays on n_l while n_l has a free slot;
  * otherwise the candidates are the Delta nodes with free slots closest to
- * n_l (Delta = all, ceil(sqrt(nodes)) or a constant; found by a shells
- * walk that skips full nodes, never a scan of all nodes on tori and
+ * a centre (Delta = all, ceil(sqrt(nodes)) or a constant; found by a
+ * shells walk that skips full nodes, never a scan of all nodes on tori and
  * meshes; Torus_Wrap = 0 explores a torus by its distances without wrap)
- * and the task goes to the one of lowest cost.  Costs depend only on the
- * task's already placed neighbours: hop-bytes; max hop-bytes (the largest
- * per-task hop-bytes after the placement, then hop-bytes); max link load
- * (the largest link load after routing the task's bytes from the
- * candidate to its placed neighbours' nodes with least-loaded routes,
- * then hop-bytes).  Ties: with seed 0, the tied node closest to n_l, then
- * the lowest id (no randomness at all); with any other seed a random tied
- * node, weighted by its free slots (= a random processor among the tied
- * ones).  A node's slots fill from 0 up.  Same configuration and seed,
- * same mapping, bit for bit.
+ * and the task goes to the one of lowest cost.  The centre is n_l
+ * (centre=last, Algorithm 1 line 8) or, with centre=nbr, the node holding
+ * the most of the task's bytes to its placed neighbours (n_l when none is
+ * placed).  Costs depend only on the task's already placed neighbours:
+ * hop-bytes; max hop-bytes (the largest per-task hop-bytes after the
+ * placement, then hop-bytes); max link load (the largest link load after
+ * routing the task's bytes from the candidate to its placed neighbours'
+ * nodes with least-loaded routes, then hop-bytes).  Ties: with seed 0, on
+ * tori and meshes first the tied node whose squared Euclidean distances
+ * to the placed neighbours' nodes (per dimension, the shorter way round a
+ * wrapping one), weighted by bytes, sum lowest: among nodes at the same
+ * hop-bytes it keeps a group compact (a 2x2 square rather than a line
+ * with a bump); then, on every network, the tied node closest to n_l,
+ * then the lowest id (no randomness at all); with any other seed a random
+ * tied node, weighted by its free slots (= a random processor among the
+ * tied ones).  A node's slots fill from 0 up.  Same configuration and
+ * seed, same mapping, bit for bit.
  * Task lists: OO (ids); BFS, BFS-DFS and RCM per connected component
  * (components by lowest id) from a George-Liu pseudo-peripheral task; BFS
  * visits neighbours in id order; BFS-DFS follows the heaviest edge to an
@@ -134,7 +141,12 @@
  * by increasing degree, then id) reversed per component.  GPART: a METIS
  * k-way partition into one part per node with part sizes exactly the
  * tasks each node will hold (gm_partition), parts in node order, ids
- * ascending inside a part.  FILE: one task id per line.
+ * ascending inside a part.  GPARTRB: the parts of recursive bisection
+ * (the rb baseline's tasks of each node: task graph and nodes halved
+ * together along the network), parts in maximum-adjacency order over the
+ * graph of parts (gm_part_order), each part's tasks breadth-first from
+ * its task with the most bytes to the parts before it.  FILE: one task id
+ * per line.
  *
  * Errors: as in taskgraph.h, functions return 0 or a negative TG_E* code
  * and fill a tg_error that names the file and line where there is one.
@@ -464,7 +476,8 @@ typedef enum gm_order {
     GM_ORDER_BFSDFS, /* depth-first along paths, breadth-first when stuck */
     GM_ORDER_GPART,  /* METIS k-way parts, one per node, consecutive */
     GM_ORDER_RCM,    /* reverse Cuthill-McKee */
-    GM_ORDER_FILE    /* one task id per line of a file */
+    GM_ORDER_GPARTRB, /* recursive-bisection parts, maximum adjacency */
+    GM_ORDER_FILE    /* one task id per line of a file (always last) */
 } gm_order;
 
 /* What GreedyMap minimises when it picks a node. */
@@ -473,6 +486,13 @@ typedef enum gm_cost {
     GM_COST_MAXHOPBYTES,  /* the largest per-task hop-bytes, then hop-bytes */
     GM_COST_MAXLINKLOAD   /* the largest link load, then hop-bytes */
 } gm_cost;
+
+/* Where the Delta candidate nodes are looked for (Algorithm 1, line 8). */
+typedef enum gm_centre {
+    GM_CENTRE_LAST = 0, /* around n_l, the last used node (the paper) */
+    GM_CENTRE_NBR       /* around the node with most of the task's bytes to
+                           its placed neighbours; n_l when none is placed */
+} gm_centre;
 
 /* delta: > 0 a constant number of nodes, or one of these. */
 #define GM_DELTA_ALL 0
@@ -487,16 +507,18 @@ typedef struct gm_config {
     int wrap;               /* Torus_Wrap: 0 or 1 (ignored off tori) */
     uint64_t seed;
     const char *order_file; /* GM_ORDER_FILE only; caller keeps it alive */
+    gm_centre centre;       /* last (0, the paper) or nbr */
 } gm_config;
 
-/* Parse "order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,seed=7": any
- * subset of the keys, each at most once, defaults order=oo, delta=all,
- * pack=1, cost=hopbytes, wrap=1, seed=0.  order is oo, bfs, bfsdfs, gpart,
- * rcm or file:PATH, where PATH runs to the end of the text (so
- * order=file:PATH comes last) and out->order_file points into text (keep
- * text alive).  delta is all, sqrt or a positive integer; cost is
- * hopbytes, maxhopbytes or maxlinkload.  Errors (TG_EINVAL) quote the
- * text and name the bad item. */
+/* Parse "order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,centre=last,
+ * seed=7": any subset of the keys, each at most once, defaults order=oo,
+ * delta=all, pack=1, cost=hopbytes, wrap=1, centre=last, seed=0.  order
+ * is oo, bfs, bfsdfs, gpart, rcm, gpartrb or file:PATH, where PATH runs
+ * to the end of the text (so order=file:PATH comes last) and
+ * out->order_file points into text (keep text alive).  delta is all, sqrt
+ * or a positive integer; cost is hopbytes, maxhopbytes or maxlinkload;
+ * centre is last or nbr.  Errors (TG_EINVAL) quote the text and name the
+ * bad item. */
 int gm_config_parse(const char *text, gm_config *out, tg_error *err);
 /* The canonical text of a configuration, every key, in the order of
  * gm_config_parse's description except that order=file:PATH comes last;
@@ -510,8 +532,8 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
                       tg_error *err);
 
 /* The task list of a configuration: order[i] = the i-th task to place
- * (g->n entries).  m is used by GPART only (part sizes); seed by GPART
- * only (METIS's seed).  FILE errors name the file and line. */
+ * (g->n entries).  m is used by GPART and GPARTRB only (parts); seed by
+ * them only (METIS's seed).  FILE errors name the file and line. */
 int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
                   int *order, tg_error *err);
 /* GPART's partition: part[t] = the node whose part holds task t (g->n
@@ -522,6 +544,20 @@ int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
  * sizes by moving the tasks whose move adds least to the cut. */
 int gm_partition(const tg_graph *g, const gm_machine *m, uint64_t seed,
                  int *part, tg_error *err);
+/* The task list of a partition (part[t] in 0 .. nparts-1): the parts one
+ * after the other, every part's tasks consecutive.  Parts in maximum-
+ * adjacency order over the graph of parts (two parts adjacent when an
+ * edge joins them, weighted by the bytes between them): each connected
+ * component of that graph in the order of its lowest part, from a
+ * George-Liu pseudo-peripheral part of it, then always the part with the
+ * most bytes to the parts already listed (ties: the lowest part).  Inside
+ * a part, breadth-first over the part's own edges (neighbours in id
+ * order) from its task with the most bytes to the parts listed before it
+ * (ties, and the first part: the lowest id), restarting at the lowest
+ * task not yet listed when the part's edges do not reach all of it.
+ * O((T + E) log T). */
+int gm_part_order(const tg_graph *g, const int *part, int nparts,
+                  int *order, tg_error *err);
 /* Algorithm 1 of papers/001: map all g->n tasks (g->n <= total slots)
  * into map[g->n].  The same configuration and seed give the same mapping
  * bit for bit. */

@@ -15,6 +15,7 @@ greedymap_libgreedymap_la_SOURCES = \
 	greedymap/nodetopo.c greedymap/baseline.c greedymap/hilbert.c \
 	greedymap/bisect.c \
 	greedymap/metisgraph.c greedymap/order.c greedymap/order_gpart.c \
+	greedymap/order_parts.c \
 	greedymap/order_file.c greedymap/config.c greedymap/greedy_near.c \
 	greedymap/greedy.c
 greedymap_libgreedymap_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap

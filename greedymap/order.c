@@ -1,5 +1,6 @@
 /* order.c: the task lists of GreedyMap (papers/001, 4.5): OO, BFS,
- * BFS-DFS and RCM here, GPART and FILE in order_gpart.c and order_file.c.
+ * BFS-DFS and RCM here, GPART and FILE in order_gpart.c and order_file.c,
+ * GPARTRB in order_parts.c.
  *
  * The graph-walking orders take the connected components one after the
  * other, in the order of their lowest task id, and start each component
@@ -30,10 +31,7 @@
 #define MAX_ROOTS 8
 
 typedef struct walk {
-    const tg_graph *g;
-    int *mark;   /* stamp of the last level structure that reached a task */
-    int stamp;
-    int *queue;  /* level structures */
+    gm_levels lv;
     char *done;  /* already in the order */
     uint64_t *keys; /* RCM: (degree, id) of the neighbours being sorted */
 } walk;
@@ -45,7 +43,7 @@ static int degree(const tg_graph *g, int t)
 
 /* The BFS level structure rooted at r in w->queue: returns its size, the
  * index where its last level starts in *last, and its depth. */
-static int levels(walk *w, int r, int *last, int *depth)
+static int levels(gm_levels *w, int r, int *last, int *depth)
 {
     const tg_graph *g = w->g;
     int stamp = ++w->stamp, head = 0, tail = 0, level_end = 1;
@@ -71,7 +69,7 @@ static int levels(walk *w, int r, int *last, int *depth)
     return tail;
 }
 
-static int pseudo_peripheral(walk *w, int start)
+int gm_pseudo_peripheral(gm_levels *w, int start)
 {
     int r = start, last, depth;
     int size = levels(w, r, &last, &depth);
@@ -94,7 +92,7 @@ static int pseudo_peripheral(walk *w, int start)
 
 static void bfs(walk *w, int r, int *order, int *k)
 {
-    const tg_graph *g = w->g;
+    const tg_graph *g = w->lv.g;
     int head = *k;
     order[(*k)++] = r;
     w->done[r] = 1;
@@ -118,7 +116,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static void rcm(walk *w, int r, int *order, int *k)
 {
-    const tg_graph *g = w->g;
+    const tg_graph *g = w->lv.g;
     int first = *k, head = *k;
     order[(*k)++] = r;
     w->done[r] = 1;
@@ -144,13 +142,14 @@ static void rcm(walk *w, int r, int *order, int *k)
 
 static void bfs_dfs(walk *w, int r, int *order, int *k)
 {
-    const tg_graph *g = w->g;
-    /* w->mark is free again here: it flags queued tasks */
+    const tg_graph *g = w->lv.g;
+    /* w->lv.mark is free again here: it flags queued tasks */
+    int *mark = w->lv.mark, *queue = w->lv.queue;
     int head = 0, tail = 0;
-    w->queue[tail++] = r;
-    w->mark[r] = -1;
+    queue[tail++] = r;
+    mark[r] = -1;
     while (head < tail) {
-        int t = w->queue[head++];
+        int t = queue[head++];
         while (t >= 0 && !w->done[t]) {
             order[(*k)++] = t;
             w->done[t] = 1;
@@ -160,9 +159,9 @@ static void bfs_dfs(walk *w, int r, int *order, int *k)
                 int u = g->adjncy[e];
                 if (w->done[u])
                     continue;
-                if (w->mark[u] != -1) {
-                    w->mark[u] = -1;
-                    w->queue[tail++] = u;
+                if (mark[u] != -1) {
+                    mark[u] = -1;
+                    queue[tail++] = u;
                 }
                 if (g->adjwgt[e] > best) {
                     best = g->adjwgt[e];
@@ -183,6 +182,8 @@ int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
     switch (c->order) {
     case GM_ORDER_GPART:
         return gm_order_gpart(g, m, c->seed, order, err);
+    case GM_ORDER_GPARTRB:
+        return gm_order_gpartrb(g, m, c->seed, order, err);
     case GM_ORDER_FILE:
         return gm_order_file(c->order_file, g->n, order, err);
     case GM_ORDER_OO:
@@ -196,16 +197,16 @@ int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
     for (int t = 0; t < g->n; t++)
         if (degree(g, t) > maxdeg)
             maxdeg = degree(g, t);
-    walk w = {g, calloc((size_t)g->n + 1, sizeof *w.mark), 0,
-              malloc(((size_t)g->n + 1) * sizeof *w.queue),
+    walk w = {{g, calloc((size_t)g->n + 1, sizeof *w.lv.mark), 0,
+               malloc(((size_t)g->n + 1) * sizeof *w.lv.queue)},
               calloc((size_t)g->n + 1, 1),
               malloc(((size_t)maxdeg + 1) * sizeof *w.keys)};
-    if (!w.mark || !w.queue || !w.done || !w.keys)
+    if (!w.lv.mark || !w.lv.queue || !w.done || !w.keys)
         rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     for (int s = 0, k = 0; !rc && s < g->n; s++) {
         if (w.done[s])
             continue;
-        int r = pseudo_peripheral(&w, s);
+        int r = gm_pseudo_peripheral(&w.lv, s);
         if (c->order == GM_ORDER_BFS)
             bfs(&w, r, order, &k);
         else if (c->order == GM_ORDER_RCM)
@@ -213,8 +214,8 @@ int gm_task_order(const tg_graph *g, const gm_machine *m, const gm_config *c,
         else
             bfs_dfs(&w, r, order, &k);
     }
-    free(w.mark);
-    free(w.queue);
+    free(w.lv.mark);
+    free(w.lv.queue);
     free(w.done);
     free(w.keys);
     return rc;

@@ -8,8 +8,8 @@
  * configuration runs once before any runs again; with K > C the ranks
  * beyond C start on round 1.  The configurations go cheapest first
  * (by_cost), so that a short time limit still sees many of them: a GPART
- * order costs a METIS partition, which cannot be interrupted, and Delta =
- * all nodes costs N candidates per task.  Round
+ * or GPARTRB order costs METIS partitions, which cannot be interrupted,
+ * and Delta = all nodes costs N candidates per task.  Round
  * 0 uses the seed of --seed (0: ties broken without randomness, which
  * keeps regular structure); round r > 0 of configuration c gets the first
  * output of tg_rng seeded with S xor (c << 32 | r), or 1 if that is 0.  A
@@ -55,11 +55,11 @@ struct pm_search {
     pm_search_input in;
     int rank, size;
     int *by_cost; /* configuration indexes, cheapest first */
-    /* Task lists: those that do not depend on the seed (all but GPART),
-     * computed on first use, and GPART's for gpart_seed. */
+    /* Task lists, computed on first use; those that depend on the seed
+     * (GPART's and GPARTRB's, through METIS) are for seed_of[kind]. */
     int *order[GM_ORDER_FILE + 1];
-    uint64_t gpart_seed;
-    int have_gpart;
+    int have[GM_ORDER_FILE + 1];
+    uint64_t seed_of[GM_ORDER_FILE + 1];
     gm_place *spare; /* where the next run writes */
     atomic_int stop;
     /* Shared by the two threads, under lock. */
@@ -104,25 +104,25 @@ static int stop_requested(void *arg)
     return atomic_load_explicit(&s->stop, memory_order_relaxed);
 }
 
-/* The task list of c, computed once per kind (GPART: per seed). */
+/* The task list of c, computed once per kind (GPART, GPARTRB: per
+ * seed). */
 static int order_for(pm_search *s, const gm_config *c, const int **out,
                      tg_error *err)
 {
     const tg_graph *g = s->in.g;
-    int **o = &s->order[c->order];
-    int fresh = !*o || (c->order == GM_ORDER_GPART &&
-                        (!s->have_gpart || s->gpart_seed != c->seed));
+    gm_order k = c->order;
+    int **o = &s->order[k];
+    int seeded = k == GM_ORDER_GPART || k == GM_ORDER_GPARTRB;
+    int fresh = !s->have[k] || (seeded && s->seed_of[k] != c->seed);
     if (!*o && !(*o = malloc(((size_t)g->n + 1) * sizeof **o)))
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     if (fresh) {
-        s->have_gpart &= c->order != GM_ORDER_GPART;
+        s->have[k] = 0;
         int rc = gm_task_order(g, s->in.m, c, *o, err);
         if (rc)
             return rc;
-        if (c->order == GM_ORDER_GPART) {
-            s->have_gpart = 1;
-            s->gpart_seed = c->seed;
-        }
+        s->have[k] = 1;
+        s->seed_of[k] = c->seed;
     }
     *out = *o;
     return 0;
@@ -205,10 +205,11 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
 }
 
 /* How costly a configuration is expected to be, 0 to 3: Delta = all
- * nodes, then a GPART order. */
+ * nodes, then an order made with METIS (GPART, GPARTRB). */
 static int cost_class(const gm_config *c)
 {
-    return 2 * (c->delta == GM_DELTA_ALL) + (c->order == GM_ORDER_GPART);
+    return 2 * (c->delta == GM_DELTA_ALL) +
+           (c->order == GM_ORDER_GPART || c->order == GM_ORDER_GPARTRB);
 }
 
 /* s->by_cost: the portfolio's indexes by cost class, in portfolio order

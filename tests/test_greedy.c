@@ -1,6 +1,7 @@
 /* test_greedy.c: GreedyMap (papers/001, Algorithm 1): task orders worked
- * out by hand, GPART's part sizes, small mappings and hop-bytes computed
- * by hand, the invariants of Algorithm 1 on random graphs over every
+ * out by hand, GPART's part sizes, the order of a partition's parts and
+ * GPARTRB's parts, small mappings and hop-bytes computed by hand (ties
+ * broken by spread, candidates around the neighbours), the invariants of Algorithm 1 on random graphs over every
  * network kind and every configuration of the portfolio, seeds, and the
  * configuration strings. */
 #include <stdio.h>
@@ -32,6 +33,18 @@ static gm_machine *uneven_on(const int *slots, int n, const char *spec)
     }
     ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err), 0);
     return m;
+}
+
+/* A fat-tree of 8 nodes: two leaf switches of 4 under one spine. */
+static gm_machine *two_leaves(int slots)
+{
+    const char *conf = tu_write("topology.conf",
+                                "SwitchName=leaf0 Nodes=node[0-3]\n"
+                                "SwitchName=leaf1 Nodes=node[4-7]\n"
+                                "SwitchName=spine Switches=leaf[0-1]\n");
+    char spec[700];
+    snprintf(spec, sizeof spec, "fattree:%s", conf);
+    return machine_on(8, slots, spec);
 }
 
 static gm_config config_of(const char *text)
@@ -497,6 +510,154 @@ START_TEST(optimal_hop_bytes_on_rings_and_tori)
 }
 END_TEST
 
+/* ----------------------------------------------- part order, GPARTRB */
+
+START_TEST(part_order_of_a_path)
+{
+    /* Four parts of three tasks, each part a path of heavy edges (10):
+     * part 0 = 0-5-10, part 1 = 1-6-11, part 2 = 2-7-8, part 3 = 3-4-9.
+     * Light edges (1) join them into a path of parts 2 - 0 - 3 - 1:
+     * 8-0, 5-4, 3-11.  George-Liu from part 0: depth 2, last level {1};
+     * from 1 depth 3, last level {2}; from 2 depth 3, not deeper: the
+     * start is part 1.  Maximum adjacency then walks the path: 1, 3, 0, 2.
+     * Inside: part 1 (first) from its lowest task, 1, 6, 11; part 3 from
+     * 3 (its edge to part 1), 3, 4, 9; part 0 from 5 (edge to part 3),
+     * 5's neighbours in id order: 5, 0, 10; part 2 from 8: 8, 7, 2. */
+    const int e[][3] = {{0, 5, 10}, {5, 10, 10}, {1, 6, 10}, {6, 11, 10},
+                        {2, 7, 10}, {7, 8, 10},  {3, 4, 10}, {4, 9, 10},
+                        {8, 0, 1},  {5, 4, 1},   {3, 11, 1}};
+    tg_graph *g = tu_graph(12, 11, e);
+    const int part[] = {0, 1, 2, 3, 3, 0, 1, 2, 2, 3, 0, 1};
+    const int want[] = {1, 6, 11, 3, 4, 9, 5, 0, 10, 8, 7, 2};
+    int order[12];
+    tg_error err;
+    ck_assert_int_eq(gm_part_order(g, part, 4, order, &err), 0);
+    for (int i = 0; i < 12; i++)
+        ck_assert_msg(order[i] == want[i], "position %d is %d, not %d", i,
+                      order[i], want[i]);
+    /* A fifth part with no task, and one with no edge to the others:
+     * both are components of their own, listed after the path by their
+     * lowest part (the empty one lists nothing). */
+    const int part6[] = {0, 1, 2, 3, 3, 0, 1, 2, 2, 3, 0, 1};
+    ck_assert_int_eq(gm_part_order(g, part6, 6, order, &err), 0);
+    for (int i = 0; i < 12; i++)
+        ck_assert_int_eq(order[i], want[i]);
+    const int bad[] = {0, 1, 2, 3, 3, 0, 1, 2, 2, 3, 0, 4};
+    ck_assert_int_eq(gm_part_order(g, bad, 4, order, &err), TG_EINVAL);
+    ck_assert_str_eq(err.text, "task 11 is in part 4, not in 0 .. 3");
+    tg_graph_free(g);
+
+    /* A part whose own edges do not reach all of it restarts at its
+     * lowest task not listed: parts {0, 1, 2} and {3, 4}; edges 0-1 (5)
+     * inside, 2-3 (1) across, 4 alone.  Part 0 first (George-Liu from
+     * part 0: depth 1; from part 1 depth 1, not deeper), from task 0: 0,
+     * 1, then 2; part 1 from 3 (its edge to part 0), then 4. */
+    const int e2[][3] = {{0, 1, 5}, {2, 3, 1}};
+    g = tu_graph(5, 2, e2);
+    const int part2[] = {0, 0, 0, 1, 1};
+    const int want2[] = {0, 1, 2, 3, 4};
+    ck_assert_int_eq(gm_part_order(g, part2, 2, order, &err), 0);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(order[i], want2[i]);
+    tg_graph_free(g);
+}
+END_TEST
+
+START_TEST(gpartrb_parts)
+{
+    /* GPARTRB's parts are the rb baseline's nodes: in the list, each
+     * node's tasks are consecutive, every node's run is as long as its
+     * slots (as many tasks as slots), and the same seed gives the same
+     * list. */
+    const int slots[] = {3, 5, 2, 6};
+    gm_machine *m = uneven_on(slots, 4, "mesh:4");
+    for (unsigned s = 1; s <= 3; s++) {
+        tg_graph *g = random_graph(16, 3, s);
+        gm_place rb[16];
+        int order[16], again[16], seen[4] = {0};
+        tg_error err;
+        ck_assert_int_eq(gm_baseline_map(g, m, GM_BASE_RB, s, rb, &err), 0);
+        gm_config c = config_of("order=gpartrb");
+        c.seed = s;
+        ck_assert_int_eq(gm_task_order(g, m, &c, order, &err), 0);
+        ck_assert_int_eq(gm_task_order(g, m, &c, again, &err), 0);
+        ck_assert(!memcmp(order, again, sizeof order));
+        for (int i = 0; i < 16;) {
+            int node = rb[order[i]].node, run = 0;
+            ck_assert_msg(!seen[node]++, "node %d's tasks are split", node);
+            while (i < 16 && rb[order[i]].node == node) {
+                i++;
+                run++;
+            }
+            ck_assert_int_eq(run, slots[node]);
+        }
+        tg_graph_free(g);
+    }
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(spread_breaks_ties_into_squares)
+{
+    /* A 4-clique (weights 1) on mesh:3x3 (node = 3x + y), one slot per
+     * node, OO, seed 0.  Task 0 on node 0; task 1 at hop 1: nodes 1 and 3
+     * tie at every rule, the lower id: node 1.  Task 2: nodes 2 (0,2), 3
+     * (1,0) and 4 (1,1) all cost 3; spread (squared Euclidean distances
+     * to nodes 0 and 1): 4 + 1 = 5, 1 + 2 = 3, 2 + 1 = 3; of 3 and 4, node
+     * 4 is nearer the last node (1).  Task 3 then costs 4 on node 3 and
+     * closes the square: pairwise distances 1, 2, 1, 1, 2, 1, hop-bytes
+     * 2 x 8.  Without the spread, task 2 took node 2 (nearest the last
+     * node, lower id) and task 3 node 4: a line with a bump, 2 x 9. */
+    const int e[][3] = {{0, 1, 1}, {0, 2, 1}, {0, 3, 1},
+                        {1, 2, 1}, {1, 3, 1}, {2, 3, 1}};
+    tg_graph *g = tu_graph(4, 6, e);
+    gm_machine *m = machine_on(9, 1, "mesh:3x3");
+    gm_place map[4];
+    const int want[][2] = {{0, 0}, {1, 0}, {4, 0}, {3, 0}};
+    map_with(g, m, "order=oo,delta=all", map);
+    assert_map(map, want, 4);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 16);
+    map_with(g, m, "order=oo,delta=all,pack=0", map);
+    assert_map(map, want, 4);
+    gm_machine_free(m);
+    /* Off tori and meshes no spread: on a fat-tree of two leaves every
+     * node of the first leaf ties for task 1 and 2, the lowest id wins. */
+    m = two_leaves(1);
+    const int ft[][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
+    map_with(g, m, "order=oo,delta=all", map);
+    assert_map(map, ft, 4);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 2 * 6 * 2);
+    gm_machine_free(m);
+    tg_graph_free(g);
+}
+END_TEST
+
+START_TEST(centre_on_the_neighbours)
+{
+    /* mesh:3x3 (node = 3x + y), one slot per node, OO, Delta = 1, pack
+     * = 0, seed 0.  Tasks 1 and 2 have no edge; task 3 talks to task 0
+     * (1 byte).  Task 0 on node 0; task 1: the free node nearest node 0,
+     * node 1 (the walk yields (0,1) before (1,0)); task 2: nearest node 1,
+     * node 2.  Task 3 with centre=last: the free node nearest node 2 is
+     * node 5 (1,2), 3 hops from task 0; with centre=nbr the walk starts
+     * at node 0, where task 0 is, and finds node 3 (1,0), 1 hop. */
+    const int e[][3] = {{0, 3, 1}};
+    tg_graph *g = tu_graph(4, 1, e);
+    gm_machine *m = machine_on(9, 1, "mesh:3x3");
+    gm_place map[4];
+    const int last[][2] = {{0, 0}, {1, 0}, {2, 0}, {5, 0}};
+    map_with(g, m, "order=oo,delta=1,pack=0", map);
+    assert_map(map, last, 4);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 2 * 3);
+    const int nbr[][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
+    map_with(g, m, "order=oo,delta=1,pack=0,centre=nbr", map);
+    assert_map(map, nbr, 4);
+    ck_assert_uint_eq(hop_bytes_total(g, m, map), 2 * 1);
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
 /* ------------------------------------------------------------ invariants */
 
 /* Algorithm 1's invariants for one mapping: a bijection onto slots
@@ -577,41 +738,35 @@ static void portfolio_on(gm_machine *m, int want_configs)
 
 START_TEST(portfolio_invariants)
 {
-    /* 5 orders x 9 groups; 13 groups with the wrap = 0 ones on tori; 7
+    /* 6 orders x 9 groups; 13 groups with the wrap = 0 ones on tori; 7
      * where sqrt(nodes) is 4, the small constant (see config.c). */
     gm_machine *m = machine_on(6, 3, "flat");
-    portfolio_on(m, 45);
+    portfolio_on(m, 54);
     gm_machine_free(m);
     m = machine_on(12, 2, "torus:3x4");
-    portfolio_on(m, 45);
+    portfolio_on(m, 54);
     gm_machine_free(m);
     m = machine_on(64, 1, "torus:4x4x4");
-    portfolio_on(m, 65);
+    portfolio_on(m, 78);
     gm_machine_free(m);
     m = machine_on(6, 3, "mesh:2x3");
-    portfolio_on(m, 45);
+    portfolio_on(m, 54);
     gm_machine_free(m);
     m = machine_on(16, 2, "torus:4x4m");
-    portfolio_on(m, 45);
+    portfolio_on(m, 54);
     gm_machine_free(m);
     m = machine_on(12, 2, "dragonfly:3,2,2");
-    portfolio_on(m, 35);
+    portfolio_on(m, 42);
     gm_machine_free(m);
-    const char *conf = tu_write("topology.conf",
-                                "SwitchName=leaf0 Nodes=node[0-3]\n"
-                                "SwitchName=leaf1 Nodes=node[4-7]\n"
-                                "SwitchName=spine Switches=leaf[0-1]\n");
-    char spec[700];
-    snprintf(spec, sizeof spec, "fattree:%s", conf);
-    m = machine_on(8, 2, spec);
-    portfolio_on(m, 45);
+    m = two_leaves(2);
+    portfolio_on(m, 54);
     gm_machine_free(m);
     const int slots[] = {1, 3, 2, 4, 1};
     m = uneven_on(slots, 5, "mesh:5");
-    portfolio_on(m, 45);
+    portfolio_on(m, 54);
     gm_machine_free(m);
     m = uneven_on(slots, 5, "flat");
-    portfolio_on(m, 45);
+    portfolio_on(m, 54);
     gm_machine_free(m);
 }
 END_TEST
@@ -721,7 +876,15 @@ START_TEST(config_text)
     gm_config c = config_of("");
     char buf[256];
     ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
-                     "order=oo,delta=all,pack=1,cost=hopbytes,wrap=1,seed=0");
+                     "order=oo,delta=all,pack=1,cost=hopbytes,wrap=1,"
+                     "centre=last,seed=0");
+    ck_assert_int_eq(c.centre, GM_CENTRE_LAST);
+    c = config_of("centre=nbr,order=gpartrb");
+    ck_assert_int_eq(c.order, GM_ORDER_GPARTRB);
+    ck_assert_int_eq(c.centre, GM_CENTRE_NBR);
+    ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
+                     "order=gpartrb,delta=all,pack=1,cost=hopbytes,wrap=1,"
+                     "centre=nbr,seed=0");
     c = config_of("seed=18446744073709551615,cost=maxlinkload,wrap=0,"
                   "pack=0,delta=sqrt,order=bfsdfs");
     ck_assert_int_eq(c.order, GM_ORDER_BFSDFS);
@@ -732,14 +895,14 @@ START_TEST(config_text)
     ck_assert_uint_eq(c.seed, UINT64_MAX);
     ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
                      "order=bfsdfs,delta=sqrt,pack=0,cost=maxlinkload,"
-                     "wrap=0,seed=18446744073709551615");
+                     "wrap=0,centre=last,seed=18446744073709551615");
     c = config_of("delta=12,cost=maxhopbytes,order=file:/tmp/a,b=c");
     ck_assert_int_eq(c.order, GM_ORDER_FILE);
     ck_assert_str_eq(c.order_file, "/tmp/a,b=c");
     ck_assert_int_eq(c.delta, 12);
     ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
-                     "delta=12,pack=1,cost=maxhopbytes,wrap=1,seed=0,"
-                     "order=file:/tmp/a,b=c");
+                     "delta=12,pack=1,cost=maxhopbytes,wrap=1,centre=last,"
+                     "seed=0,order=file:/tmp/a,b=c");
 
     /* Every portfolio member, and a file order, round-trips. */
     gm_machine *m = machine_on(64, 4, "torus:4x4x4");
@@ -747,7 +910,7 @@ START_TEST(config_text)
     int nc;
     tg_error err;
     ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
-    ck_assert_int_eq(nc, 65);
+    ck_assert_int_eq(nc, 78);
     for (int i = 0; i <= nc; i++) {
         gm_config a = i < nc ? cs[i] : c, back;
         char again[256];
@@ -759,6 +922,7 @@ START_TEST(config_text)
         ck_assert_int_eq(back.pack, a.pack);
         ck_assert_int_eq(back.cost, a.cost);
         ck_assert_int_eq(back.wrap, a.wrap);
+        ck_assert_int_eq(back.centre, a.centre);
         ck_assert_uint_eq(back.seed, a.seed);
     }
     free(cs);
@@ -767,8 +931,9 @@ START_TEST(config_text)
     struct {
         const char *text, *msg;
     } bad[] = {
-        {"order=foo", "bad order 'foo' (oo, bfs, bfsdfs, gpart, rcm or "
-                      "file:PATH)"},
+        {"order=foo", "bad order 'foo' (oo, bfs, bfsdfs, gpart, rcm, "
+                      "gpartrb or file:PATH)"},
+        {"centre=heavy", "bad centre 'heavy' (last or nbr)"},
         {"order=file:", "bad order 'file:'"},
         {"delta=0", "bad delta '0' (all, sqrt or a positive integer)"},
         {"delta=-3", "bad delta '-3'"},
@@ -780,7 +945,7 @@ START_TEST(config_text)
         {"seed=18446744073709551616", "bad seed '18446744073709551616'"},
         {"seed=", "bad seed ''"},
         {"colour=red", "unknown key 'colour' (order, delta, pack, cost, "
-                       "wrap, seed)"},
+                       "wrap, centre, seed)"},
         {"order=bfs,order=oo", "'order' is given twice"},
         {"order", "'order' is not key=value"},
         {"order=bfs,,pack=1", "an empty item"},
@@ -807,10 +972,13 @@ START_TEST(portfolio_shape)
     tg_error err;
     gm_machine *m = machine_on(4, 2, "mesh:4");
     ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
-    ck_assert_int_eq(nc, 5 * (2 + 1 + 1 + 2 + 1));
+    ck_assert_int_eq(nc, 6 * (2 + 1 + 1 + 2 + 1));
     for (int i = 0; i < nc; i++) {
         ck_assert_int_eq(cs[i].wrap, 1);
         ck_assert_int_eq(cs[i].seed, 0);
+        /* GPARTRB, and only it, looks around the placed neighbours. */
+        ck_assert_int_eq(cs[i].order == GM_ORDER_GPARTRB,
+                         cs[i].centre == GM_CENTRE_NBR);
         ck_assert(cs[i].delta == GM_DELTA_SQRT ||
                   cs[i].delta == GM_DELTA_ALL);
     }
@@ -832,6 +1000,10 @@ static Suite *greedy_suite(void)
     tcase_add_test(tc, file_order);
     tcase_add_test(tc, gpart_part_sizes);
     tcase_add_test(tc, gpart_weights_beyond_32_bits);
+    tcase_add_test(tc, part_order_of_a_path);
+    tcase_add_test(tc, gpartrb_parts);
+    tcase_add_test(tc, spread_breaks_ties_into_squares);
+    tcase_add_test(tc, centre_on_the_neighbours);
     tcase_add_test(tc, path_on_two_nodes);
     tcase_add_test(tc, path_on_a_ring_of_nodes);
     tcase_add_test(tc, delta_limits_the_candidates);
