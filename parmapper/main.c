@@ -137,7 +137,7 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
         if (!rc && j->o.nhetero)
             rc = pm_hetero_load(&j->o, j->g, &j->het);
         if (!rc)
-            rc = pm_outputs_open(&j->o, &j->outs);
+            rc = pm_outputs_check(&j->o);
     }
     if ((rc = pm_agree(comm, rc, NULL)))
         return rc;

@@ -1,8 +1,10 @@
 /* outputs.c: the files parmapper writes, all or none.
  *
- * Every output is opened (as a temporary beside its destination) before
- * the search, so that a path that cannot be written is reported at once,
- * and all are renamed into place together at the end (tg_out_commit_all).
+ * Before the search every output is tried (a temporary is created beside
+ * its destination and removed at once), so that a path that cannot be
+ * written is reported before minutes of search, while a job killed during
+ * the search leaves nothing behind.  At the end all are written as
+ * temporaries and renamed into place together (tg_out_commit_all).
  *
  * Slurm.  srun --cpu-bind=map_cpu:LIST binds the k-th task of every node
  * to LIST's k-th CPU, one list for all nodes.  So the Slurm outputs keep
@@ -21,7 +23,9 @@
 
 #include "parmapper.h"
 
-int pm_outputs_open(const pm_options *o, pm_outputs *out)
+/* Open a temporary for every requested output.  Returns the exit code
+ * (after the message), none left open on failure. */
+static int open_all(const pm_options *o, pm_outputs *out)
 {
     memset(out, 0, sizeof *out);
     const char *paths[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
@@ -37,6 +41,14 @@ int pm_outputs_open(const pm_options *o, pm_outputs *out)
         out->open[i] = 1;
     }
     return 0;
+}
+
+int pm_outputs_check(const pm_options *o)
+{
+    pm_outputs out;
+    int rc = open_all(o, &out);
+    pm_outputs_abort(&out);
+    return rc;
 }
 
 void pm_outputs_abort(pm_outputs *out)
@@ -130,21 +142,22 @@ int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
 {
     const gm_machine *m = in->m;
     const gm_place *map = in->r->map;
-    int n = in->g->n, rc = 0;
+    int n = in->g->n;
+    int rc = open_all(in->o, out);
+    if (rc)
+        return rc;
+    tg_error err;
     if (out->open[PM_OUT_RANKFILE])
         write_rankfile(out->f[PM_OUT_RANKFILE].fp, m, map, n, s);
     if (out->open[PM_OUT_SLURM])
         write_slurm(out->f[PM_OUT_SLURM].fp, m, map, n);
     if (out->open[PM_OUT_MAPPING])
         write_mapping(out->f[PM_OUT_MAPPING].fp, m, map, n);
-    if (out->open[PM_OUT_REPORT])
-        rc = pm_report_write(out->f[PM_OUT_REPORT].fp, in);
-    if (rc) {
+    if (out->open[PM_OUT_REPORT] &&
+        pm_report_write(out->f[PM_OUT_REPORT].fp, in->o->report, in, &err)) {
         pm_outputs_abort(out);
-        fputs("parmapper: out of memory\n", stderr);
-        return 1;
+        return cli_fail(&err);
     }
-    tg_error err;
     if (out->open[PM_OUT_PLACEMENT] &&
         ht_placement_fwrite(out->f[PM_OUT_PLACEMENT].fp, in->o->placement,
                             in->hetero->pl, &err)) {

@@ -210,8 +210,9 @@ void pm_hetero_free(pm_hetero *h);
 
 /* --------------------------------------------------------------- outputs */
 
-/* The output files on rank 0, opened before the search (so that an
- * unwritable path is found at once) and committed together at the end. */
+/* The output files on rank 0, tried before the search (so that an
+ * unwritable path is found at once), written and committed together at
+ * the end. */
 enum { PM_OUT_RANKFILE, PM_OUT_SLURM, PM_OUT_MAPPING, PM_OUT_REPORT,
        PM_OUT_PLACEMENT, PM_OUTS };
 typedef struct pm_outputs {
@@ -219,8 +220,10 @@ typedef struct pm_outputs {
     int open[PM_OUTS];
 } pm_outputs;
 
-/* Open the requested outputs.  Returns the exit code (after the message). */
-int pm_outputs_open(const pm_options *o, pm_outputs *out);
+/* Check that every requested output can be created (a temporary made and
+ * removed at once: nothing stays on disk during the search).  Returns
+ * the exit code (after the message). */
+int pm_outputs_check(const pm_options *o);
 /* Remove the temporaries of every open output. */
 void pm_outputs_abort(pm_outputs *out);
 /* The map_cpu list of srun for the mapping (Slurm binds the k-th rank of
@@ -248,7 +251,7 @@ typedef struct pm_report_input {
     int nranks;
 } pm_report_input;
 
-/* Write every open output for the chosen mapping and commit them all.
+/* Open, write and commit every requested output for the chosen mapping.
  * The Slurm hostfile lists the nodes of the ranks in rank order; the
  * rankfile binds rank t to the core of its slot; the placement is
  * in->hetero's.  Returns the exit code;
@@ -256,7 +259,9 @@ typedef struct pm_report_input {
 int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
                      const pm_slots *s);
 
-/* The report ("topomap-parmapper-report", version 1) into fp. */
-int pm_report_write(FILE *fp, const pm_report_input *in);
+/* The report ("topomap-parmapper-report", version 1) into fp, which
+ * becomes path; 0, or a TG_E* code with err naming path. */
+int pm_report_write(FILE *fp, const char *path, const pm_report_input *in,
+                    tg_error *err);
 
 #endif

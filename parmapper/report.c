@@ -134,8 +134,10 @@ static json_t *hetero(const pm_report_input *in)
         "seconds", h->seconds);
 }
 
-int pm_report_write(FILE *fp, const pm_report_input *in)
+int pm_report_write(FILE *fp, const char *path, const pm_report_input *in,
+                    tg_error *err)
 {
+    json_error_t jerr;
     const pm_result *r = in->r;
     json_t *front = json_array();
     for (int i = 0; front && i < r->front.n; i++)
@@ -148,8 +150,8 @@ int pm_report_write(FILE *fp, const pm_report_input *in)
         json_object_set_new(chosen, "index", json_integer(r->chosen));
         json_object_set_new(chosen, "metrics", metrics(in->chosen));
     }
-    json_t *root = json_pack(
-        "{s:s, s:i, s:{s:s, s:o, s:i, s:I}, s:o, s:o, s:o, s:o, "
+    json_t *root = json_pack_ex(
+        &jerr, 0, "{s:s, s:i, s:{s:s, s:o, s:i, s:I}, s:o, s:o, s:o, s:o, "
         "s:{s:s, s:o}, s:o, s:o, s:f}",
         "format", "topomap-parmapper-report", "version", 1, "graph", "path",
         in->o->a.pos[0], "layer", jstr(in->o->a.layer), "tasks", in->g->n,
@@ -159,10 +161,13 @@ int pm_report_write(FILE *fp, const pm_report_input *in)
         "metrics", metrics(in->deflt), "slurm_map_cpu",
         cpus ? cpus : json_null(), "hetero", hetero(in), "seconds",
         in->total_seconds);
+    /* A member that could not be made (out of memory, or a host name or
+     * path that is not UTF-8) shows as a NULL object here. */
     if (!root)
-        return TG_ENOMEM;
+        return tg_error_set(err, TG_ENOMEM, path, 0,
+                            "cannot make the report: %s", jerr.text);
     int rc = json_dumpf(root, fp, JSON_INDENT(2)) ? TG_EIO : 0;
     fputc('\n', fp);
     json_decref(root);
-    return rc;
+    return rc ? tg_error_set(err, rc, path, 0, "cannot write") : 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # parmapper's bad inputs, under mpirun and alone: a graph with more tasks
 # than slots, an unknown network, a time of 0 or below, an output that
-# cannot be written, no output at all.  One message, a non-zero exit from
+# cannot be written, no output at all; and a job killed mid-search.  One message, a non-zero exit from
 # every rank, and nothing written.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
 mkdir "$work/out.d"
@@ -35,6 +35,13 @@ expect_fail 1 "$work/none.tg.json" \
   pm 2 "$work/none.tg.json" --nodes 4 --slots 16 --first "${outs[@]}"
 checks=$((checks + 1))
 [ "$(count_files "$work/out.d")" -eq 0 ] || fail "files left behind: $(ls -A "$work/out.d")"
+
+# A job killed during its search (as by a time limit or scancel): no
+# output and no temporary is on disk while the search runs.
+timeout -s TERM 3 mpirun -np 2 "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 \
+  --time 60 "${outs[@]}" > /dev/null 2>&1
+checks=$((checks + 1))
+[ "$(count_files "$work/out.d")" -eq 0 ] || fail "a killed job left: $(ls -A "$work/out.d")"
 
 # And the same outputs when nothing is wrong.
 expect_ok pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --first "${outs[@]}"
