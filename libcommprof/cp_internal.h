@@ -340,9 +340,11 @@ static inline void cp_kind(const void *buf, uint64_t bytes)
 }
 
 /* The GPU of the calling thread's current context into cp (gpu_*), when
- * the driver is loaded (looked for again here, at once); never from a
- * signal handler. */
-void cp_cuda_facts(void);
+ * the driver is loaded.  look: look for the driver again first, at once
+ * (takes a lock and may dlopen); 0: only with a driver found already,
+ * without a lock or a load, as MPI_Abort must, which applications call
+ * from signal handlers. */
+void cp_cuda_facts(int look);
 /* Let go of the driver (at the end). */
 void cp_cuda_end(void);
 

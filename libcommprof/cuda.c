@@ -17,13 +17,20 @@
  * Once it is found, a send buffer is classified by its first byte with
  * cuPointerGetAttributes: managed memory; device memory; host memory the
  * driver knows, pinned (cudaMallocHost, cudaHostRegister); anything else
- * host (pageable) memory.  The answers are cached so that only the first
- * send from an allocation asks the driver: per 4 KiB page in a
- * direct-mapped table of words, read without a lock, and per allocation
- * range (the driver's RANGE_START_ADDR and RANGE_SIZE) in a short list
- * under a mutex.  An allocation freed and replaced at the same address by
- * one of another kind keeps its old kind while its page stays in the
- * table (telling would take the driver's buffer id, a call per send).
+ * host (pageable) memory.  The answers are cached: per 4 KiB page in a
+ * direct-mapped table of 16384 words, read without a lock, and per CUDA
+ * allocation (the driver's RANGE_START_ADDR and RANGE_SIZE; the latest 64)
+ * in a list under a mutex.  So the first send from a pinned, device or
+ * managed allocation asks the driver, and the first send from each page
+ * of pageable memory, which the driver knows no range for: a code that
+ * sends from more than 64 MiB of pageable pages, or whose pages collide
+ * in the table, asks again on the sends that miss (a call of the order
+ * of a microsecond, made without holding a lock).  The caches do not
+ * see memory change kind under them: an allocation freed and replaced at
+ * the same address by one of another kind keeps its old kind while its
+ * page stays in the table or its range in the list, and pageable memory
+ * registered with cudaHostRegister after a send from it stays host
+ * (telling would take the driver's buffer id, a call per send).
  *
  * The GPU: the context current in the thread that calls MPI_Init,
  * MPI_Abort or MPI_Finalize (cuCtxGetCurrent; the CUDA runtime makes its
@@ -142,7 +149,8 @@ void cp_cuda_end(void)
 /* ------------------------------------------------- classifying buffers */
 
 #define PAGE_BITS 12
-#define PAGE_SLOTS_BITS 8
+#define PAGE_SLOTS_BITS 14 /* 128 KiB, touched only by sends once the driver
+                            * is found: 64 MiB of send buffers at best */
 #define RANGES 64
 
 /* Per slot: page number << 3 | (kind + 1); 0 when empty. */
@@ -156,7 +164,9 @@ static struct range {
 static int nranges;
 static pthread_mutex_t range_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static cp_mem_kind ask_driver(uintptr_t a)
+/* The driver's word on the memory at a, and the allocation range it lies
+ * in (start == end when there is none). */
+static cp_mem_kind ask_driver(uintptr_t a, struct range *in)
 {
     unsigned type = 0, managed = 0;
     cu_ptr start = 0;
@@ -164,23 +174,21 @@ static cp_mem_kind ask_driver(uintptr_t a)
     int attrs[] = {CU_ATTR_MEMORY_TYPE, CU_ATTR_IS_MANAGED,
                    CU_ATTR_RANGE_START_ADDR, CU_ATTR_RANGE_SIZE};
     void *data[] = {&type, &managed, &start, &size};
+    *in = (struct range){0, 0, CP_MEM_HOST};
     if (cu.pointer_get_attributes(4, attrs, data, (cu_ptr)a) != 0)
         return CP_MEM_HOST; /* not a pointer the driver knows */
     cp_mem_kind kind = managed || type == CU_MEMORYTYPE_UNIFIED ? CP_MEM_MANAGED
                        : type == CU_MEMORYTYPE_DEVICE           ? CP_MEM_DEVICE
                        : type == CU_MEMORYTYPE_HOST             ? CP_MEM_PINNED
                                                              : CP_MEM_HOST;
-    if (kind != CP_MEM_HOST && size && start <= a && a - start < size) {
-        if (nranges < RANGES)
-            nranges++;
-        memmove(ranges + 1, ranges, (size_t)(nranges - 1) * sizeof *ranges);
-        ranges[0] = (struct range){(uintptr_t)start,
-                                   (uintptr_t)start + size, kind};
-    }
+    if (kind != CP_MEM_HOST && size && start <= a && a - start < size)
+        *in = (struct range){(uintptr_t)start, (uintptr_t)start + size, kind};
     return kind;
 }
 
-/* The kind of the memory at a: a known range, else the driver's word. */
+/* The kind of the memory at a: a known range, else the driver's word
+ * (asked without the lock, so threads do not wait on each other's
+ * driver calls). */
 static cp_mem_kind classify(uintptr_t a)
 {
     pthread_mutex_lock(&range_lock);
@@ -188,9 +196,19 @@ static cp_mem_kind classify(uintptr_t a)
     for (int i = 0; i < nranges && kind == CP_MEM_KINDS; i++)
         if (ranges[i].start <= a && a < ranges[i].end)
             kind = ranges[i].kind;
-    if (kind == CP_MEM_KINDS)
-        kind = ask_driver(a);
     pthread_mutex_unlock(&range_lock);
+    if (kind != CP_MEM_KINDS)
+        return kind;
+    struct range r;
+    kind = ask_driver(a, &r);
+    if (r.start < r.end) {
+        pthread_mutex_lock(&range_lock);
+        if (nranges < RANGES)
+            nranges++;
+        memmove(ranges + 1, ranges, (size_t)(nranges - 1) * sizeof *ranges);
+        ranges[0] = r;
+        pthread_mutex_unlock(&range_lock);
+    }
     return kind;
 }
 
@@ -215,13 +233,17 @@ void cp_kind_count(const void *buf, uint64_t bytes)
 
 /* ---------------------------------------------------------- the GPU */
 
-void cp_cuda_facts(void)
+void cp_cuda_facts(int look)
 {
-    pthread_mutex_lock(&look_lock);
-    if (!cp.cuda && open_driver())
-        __atomic_store_n(&cp.cuda, 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&look_lock);
-    if (!cp.cuda || !cu.ctx_get_current ||
+    if (look) {
+        pthread_mutex_lock(&look_lock);
+        if (!cp.cuda && open_driver())
+            __atomic_store_n(&cp.cuda, 1, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&look_lock);
+    }
+    /* cu is filled before cp.cuda is set (release), and cleared only by
+     * cp_cuda_end at MPI_Finalize. */
+    if (!__atomic_load_n(&cp.cuda, __ATOMIC_ACQUIRE) || !cu.ctx_get_current ||
         !cu.ctx_get_device || !cu.device_get_pci_bus_id || !cu.mem_get_info)
         return;
     void *ctx = NULL;

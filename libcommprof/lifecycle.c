@@ -23,13 +23,15 @@ int MPI_Finalize(void)
     return PMPI_Finalize();
 }
 
-/* The aborting rank leaves its partial profile, with its GPU as it is now;
+/* The aborting rank leaves its partial profile, with its GPU as it is now
+ * (when libcommprof has found the driver: no lock and no load here, since
+ * MPI_Abort may be called from a signal handler);
  * mpirun then ends the others with SIGTERM, and they leave theirs
  * (partial.c), with their GPU as it was at MPI_Init. */
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     if (cp.initialized && !cp.finalized)
-        cp_cuda_facts();
+        cp_cuda_facts(0);
     cp_partial_write();
     return PMPI_Abort(comm, errorcode);
 }

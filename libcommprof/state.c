@@ -120,7 +120,7 @@ void cp_start(void)
     cp.t_init = cp_now();
     cp_cuda_look(cp.t_init);
     if (cp.cuda)
-        cp_cuda_facts();
+        cp_cuda_facts(1);
     cp.initialized = 1;
     cp_partial_setup();
     cp.recording = env_flag("COMMPROF_START", 1);
@@ -132,7 +132,7 @@ void cp_finish(void)
         return;
     cp.recording = 0;
     cp.t_finalize = cp_now();
-    cp_cuda_facts();
+    cp_cuda_facts(1);
     cp_write_profile();
     cp_cuda_end();
     cp.finalized = 1;
