@@ -123,6 +123,14 @@ static int unpack(const char *names, const int *desc, int nhosts,
     return 0;
 }
 
+/* 1 when `have` holds on every rank of comm. */
+static int all_have(int have, MPI_Comm comm)
+{
+    int all;
+    MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
 /* The first ranks of the hosts send name and description to rank 0 of
  * `leaders` (world rank 0). */
 static int gather_hosts(MPI_Comm leaders, const int *desc, int len,
@@ -140,24 +148,29 @@ static int gather_hosts(MPI_Comm leaders, const int *desc, int len,
         names = malloc((size_t)size * MPI_MAX_PROCESSOR_NAME);
         lens = malloc((size_t)size * sizeof *lens);
         displs = malloc((size_t)size * sizeof *displs);
-        if (!names || !lens || !displs)
-            rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
-    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names,
-               MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, leaders);
-    MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, leaders);
-    if (rank == 0 && !rc) {
-        int total = 0;
-        for (int i = 0; i < size; i++) {
-            displs[i] = total;
-            total += lens[i];
+    /* No collective receives into a buffer the root could not get. */
+    int ok = all_have(rank > 0 || (names && lens && displs), leaders);
+    if (ok) {
+        MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names,
+                   MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, leaders);
+        MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, leaders);
+        if (rank == 0) {
+            int total = 0;
+            for (int i = 0; i < size; i++) {
+                displs[i] = total;
+                total += lens[i];
+            }
+            all = malloc(((size_t)total + 1) * sizeof *all);
         }
-        all = malloc((size_t)total * sizeof *all);
-        if (!all)
-            rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+        ok = all_have(rank > 0 || all, leaders);
     }
-    MPI_Gatherv(desc, len, MPI_INT, all, lens, displs, MPI_INT, 0, leaders);
-    if (rank == 0 && !rc)
+    if (ok)
+        MPI_Gatherv(desc, len, MPI_INT, all, lens, displs, MPI_INT, 0,
+                    leaders);
+    if (!ok)
+        rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    else if (rank == 0)
         rc = unpack(names, all, size, out, err);
     free(names);
     free(lens);
@@ -183,20 +196,31 @@ int pm_discover(MPI_Comm comm, pm_hosts *out, tg_error *err)
     int rc = my_binding(&topo, &words, &nwords, err);
     /* The collectives run whatever happened; a failure is agreed on
      * afterwards. */
-    int bad = rc != 0, any_bad;
-    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
-    if (!any_bad) {
-        if (hrank == 0 && !(both = calloc((size_t)nwords, sizeof *both)))
+    if (all_have(rc == 0, comm)) {
+        /* Ranks of one host in different cgroups see topologies of
+         * different sizes (hwloc leaves out the PUs a process may not
+         * use): the bindings are reduced at the largest size. */
+        int most;
+        MPI_Allreduce(&nwords, &most, 1, MPI_INT, MPI_MAX, host);
+        unsigned long *w = realloc(words, (size_t)most * sizeof *w);
+        if (w) {
+            memset(w + nwords, 0, (size_t)(most - nwords) * sizeof *w);
+            words = w;
+            nwords = most;
+        }
+        if (hrank == 0)
+            both = calloc((size_t)most, sizeof *both);
+        if (!all_have(w && (hrank != 0 || both), host))
             rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
-        MPI_Reduce(words, both, nwords, MPI_UNSIGNED_LONG, MPI_BOR, 0, host);
+        else
+            MPI_Reduce(words, both, nwords, MPI_UNSIGNED_LONG, MPI_BOR, 0,
+                       host);
         if (hrank == 0 && !rc)
             rc = describe(topo, both, nwords, hsize, &desc, &len, err);
         MPI_Comm leaders;
         MPI_Comm_split(comm, hrank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
         if (hrank == 0) {
-            int ok = !rc, all_ok;
-            MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, leaders);
-            if (all_ok)
+            if (all_have(!rc, leaders))
                 rc = gather_hosts(leaders, desc, len, out, err);
             MPI_Comm_free(&leaders);
         }

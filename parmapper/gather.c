@@ -52,8 +52,12 @@ static int merge(MPI_Comm comm, const pm_front *mine, pm_result *r,
         if (!counts || !displs)
             rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
+    /* Agreed before each collective, so that none receives into a buffer
+     * the root could not get. */
+    if ((rc = pm_agree(comm, rc ? 1 : 0, err)))
+        goto done;
     MPI_Gather(&words, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
-    if (rank == 0 && !rc) {
+    if (rank == 0) {
         for (int i = 0; i < size; i++) {
             displs[i] = total;
             total += counts[i];
@@ -74,6 +78,7 @@ static int merge(MPI_Comm comm, const pm_front *mine, pm_result *r,
         if (rc)
             fputs("parmapper: out of memory\n", stderr);
     }
+done:
     free(out);
     free(in);
     free(counts);

@@ -395,6 +395,11 @@ int pm_search_run(MPI_Comm comm, const pm_search_input *in, pm_search **out,
     /* A worker left behind is in a run that will not count. */
     s->final_runs = s->runs;
     s->final_stopped = s->stopped + (s->started && !done);
+    /* Read under the lock: an abandoned worker may still fail and write
+     * them. */
+    int rc = s->rc;
+    if (rc)
+        *err = s->err;
     pthread_mutex_unlock(&s->lock);
     if (s->started && done)
         pthread_join(s->thread, NULL);
@@ -403,9 +408,7 @@ int pm_search_run(MPI_Comm comm, const pm_search_input *in, pm_search **out,
         s->abandoned = 1;
     }
     s->seconds = now() - s->t0;
-    if (s->rc)
-        *err = s->err;
-    return s->rc;
+    return rc;
 }
 
 const pm_front *pm_search_front(const pm_search *s)
