@@ -183,21 +183,9 @@ cp "$work/out" "$work/sent.txt"
 expect_ok $tg matrix "$prof" --type p2p --received
 same_output < "$work/sent.txt"
 
-# The partial files of every rank (made here per the partial-file rules:
-# one rank, its communicators with its own records) merge into the profile.
-python3 - "$prof" "$work/split.json" <<'PY'
-import json, sys
-prof = json.load(open(sys.argv[1]))
-for rk in prof["ranks"]:
-    comms = []
-    for c in prof["communicators"]:
-        recs = [k for k in c["collectives"] if k["rank"] == rk["rank"]]
-        if recs:
-            comms.append(dict({k: v for k, v in c.items() if k != "collectives"},
-                              id=len(comms), collectives=recs))
-    part = dict(prof, partial=True, ranks=[rk], communicators=comms)
-    json.dump(part, open(f"{sys.argv[2]}.rank{rk['rank']}", "w"))
-PY
+# The partial files of every rank (made per the partial-file rules: one
+# rank, its communicators with its own records) merge into the profile.
+expect_ok python3 "$TOPOMAP_SRCDIR/tests/commprof_check.py" split "$prof" "$work/split.json"
 expect_ok $tg merge "$work"/split.json.rank* -o "$work/merged.json"
 same_file "$work/merged.json" "$prof"
 

@@ -23,8 +23,7 @@ expect_ok $check input "$prof" "$work/in.json"
 
 dgx=$TOPOMAP_SHARED/hwloc-xml/nvidiaDGX2.xml
 if [ ! -f "$dgx" ]; then
-  echo "no $dgx: the DGX-2 part skipped"
-  finish
+  finish_skipped "no $dgx: the DGX-2 part did not run"
 fi
 for m in gpu-first all-cpu ccd; do
   expect_ok "$TOPOMAP_PLACE" "$prof" --gpu-speedup 4 -t "$dgx" -m $m -o "$work/$m.json"

@@ -10,6 +10,8 @@ written apart from the C code they check.
   same REPORT REPORT       the two fronts and chosen points are identical
   rounds REPORT R          the search ran R rounds of the portfolio to the
                            end: R x configurations runs, none stopped
+  timed REPORT             a search with a time limit and no --rounds ran
+                           past the first round and was not complete
   beats-block REPORT       the chosen average is <= the block mapping's
   bound RANKFILE WHEREAMI  every rank of tests/mpi/whereami's output is
                            bound to the core its rankfile line names
@@ -136,6 +138,16 @@ def rounds(path, want):
              "complete %s, %d runs, stopped %s" % (path, want, runs, s["rounds"],
                                                    s["rounds_complete"], s["runs"],
                                                    s["stopped_per_rank"]))
+
+
+def timed(path):
+    s = load(path)["search"]
+    if s["rounds"] is not None or s["rounds_complete"] or s["time_limit"] is None \
+            or s["runs"] <= s["configurations"]:
+        fail("%s: expected a timed search past round 0: rounds %s, complete %s, "
+             "time limit %s, %d runs of %d configurations"
+             % (path, s["rounds"], s["rounds_complete"], s["time_limit"], s["runs"],
+                s["configurations"]))
 
 
 def beats_block(path):
@@ -278,7 +290,7 @@ def exec_check(path, out):
 
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"report": check_report, "same": same, "rounds": rounds, "beats-block": beats_block,
+    {"report": check_report, "same": same, "rounds": rounds, "timed": timed, "beats-block": beats_block,
      "bound": bound, "slurm": slurm, "placement": placement, "same-node": same_node,
      "exec": exec_check}[cmd](*args)
 
