@@ -59,6 +59,32 @@ typedef struct cmd_args {
     int by_node, json;
 } cmd_args;
 
+/* getopt_long codes of the machine, graph and seed options, and their
+ * entries of a struct option table, for a command with options of its
+ * own (parmapper): its codes start at CMD_CODES_END. */
+enum {
+    CMD_NODES = 256, CMD_SLOTS, CMD_HOSTFILE, CMD_NETWORK, CMD_POSITIONS,
+    CMD_NODE_TOPOLOGY, CMD_FROM, CMD_LAYER, CMD_SEED, CMD_CODES_END
+};
+#define CMD_SHARED_LONGOPTS                                                  \
+    {"nodes", required_argument, NULL, CMD_NODES},                           \
+        {"slots", required_argument, NULL, CMD_SLOTS},                       \
+        {"hostfile", required_argument, NULL, CMD_HOSTFILE},                 \
+        {"network", required_argument, NULL, CMD_NETWORK},                   \
+        {"positions", required_argument, NULL, CMD_POSITIONS},               \
+        {"node-topology", required_argument, NULL, CMD_NODE_TOPOLOGY},       \
+        {"from", required_argument, NULL, CMD_FROM},                         \
+        {"layer", required_argument, NULL, CMD_LAYER},                       \
+        {"seed", required_argument, NULL, CMD_SEED}
+
+/* Take option c (a CMD_* code) with value v into a.  Returns 0, or the
+ * exit code of a usage error (printed). */
+int cmd_option(int c, const char *v, cmd_args *a);
+/* The checks across the machine options (--hostfile against --nodes and
+ * --slots, --positions without --network).  Returns 0 or the exit code
+ * of a usage error (printed). */
+int cmd_check(const cmd_args *a);
+
 /* Parse argv (argv[0] is the subcommand) allowing the CMD_OPT_* groups in
  * `allowed` and exactly npos positional arguments.  Returns -1 when it
  * printed help, the exit code of a usage error, or 0. */

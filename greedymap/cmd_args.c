@@ -7,25 +7,16 @@
 #include "cmd.h"
 
 enum {
-    OPT_NODES = 256, OPT_SLOTS, OPT_HOSTFILE, OPT_NETWORK, OPT_POSITIONS,
-    OPT_NODE_TOPOLOGY, OPT_FROM, OPT_LAYER, OPT_RANKFILE, OPT_SEED,
-    OPT_CONFIG, OPT_MAPPING, OPT_MAPPING_FORMAT, OPT_BY_NODE, OPT_JSON
+    OPT_RANKFILE = CMD_CODES_END, OPT_CONFIG, OPT_MAPPING,
+    OPT_MAPPING_FORMAT, OPT_BY_NODE, OPT_JSON
 };
 
 static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
-    {"nodes", required_argument, NULL, OPT_NODES},
-    {"slots", required_argument, NULL, OPT_SLOTS},
-    {"hostfile", required_argument, NULL, OPT_HOSTFILE},
-    {"network", required_argument, NULL, OPT_NETWORK},
-    {"positions", required_argument, NULL, OPT_POSITIONS},
-    {"node-topology", required_argument, NULL, OPT_NODE_TOPOLOGY},
-    {"from", required_argument, NULL, OPT_FROM},
-    {"layer", required_argument, NULL, OPT_LAYER},
+    CMD_SHARED_LONGOPTS,
     {"output", required_argument, NULL, 'o'},
     {"rankfile", required_argument, NULL, OPT_RANKFILE},
     {"verbose", no_argument, NULL, 'v'},
-    {"seed", required_argument, NULL, OPT_SEED},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"mapping", required_argument, NULL, OPT_MAPPING},
     {"mapping-format", required_argument, NULL, OPT_MAPPING_FORMAT},
@@ -37,14 +28,14 @@ static const struct option longopts[] = {
 static unsigned group_of(int c)
 {
     switch (c) {
-    case OPT_NODES: case OPT_SLOTS: case OPT_HOSTFILE: case OPT_NETWORK:
-    case OPT_POSITIONS: case OPT_NODE_TOPOLOGY:
+    case CMD_NODES: case CMD_SLOTS: case CMD_HOSTFILE: case CMD_NETWORK:
+    case CMD_POSITIONS: case CMD_NODE_TOPOLOGY:
         return CMD_OPT_MACHINE;
-    case OPT_FROM: case OPT_LAYER:
+    case CMD_FROM: case CMD_LAYER:
         return CMD_OPT_GRAPH;
     case 'o': case OPT_RANKFILE: case 'v':
         return CMD_OPT_WRITE;
-    case OPT_SEED:
+    case CMD_SEED:
         return CMD_OPT_SEED;
     case OPT_CONFIG:
         return CMD_OPT_CONFIG;
@@ -54,6 +45,36 @@ static unsigned group_of(int c)
     default:
         return 0;
     }
+}
+
+int cmd_option(int c, const char *v, cmd_args *a)
+{
+    int bad = 0;
+    switch (c) {
+    case CMD_NODES: bad = cli_int("--nodes", v, 1, INT32_MAX, &a->nodes); break;
+    case CMD_SLOTS: bad = cli_int("--slots", v, 1, INT32_MAX, &a->slots); break;
+    case CMD_HOSTFILE: a->hostfile = v; break;
+    case CMD_NETWORK: a->network = v; break;
+    case CMD_POSITIONS: a->positions = v; break;
+    case CMD_NODE_TOPOLOGY: a->node_topology = v; break;
+    case CMD_FROM: bad = cli_format("--from", v, &a->read.format); break;
+    case CMD_LAYER: a->layer = v; break;
+    case CMD_SEED:
+        bad = cli_u64("--seed", v, 0, UINT64_MAX, &a->seed);
+        a->have_seed = 1;
+        break;
+    }
+    return bad ? CLI_EXIT_USAGE : 0;
+}
+
+int cmd_check(const cmd_args *a)
+{
+    if (a->hostfile && (a->nodes || a->slots))
+        return cli_usage_error("--hostfile gives the nodes and their slots: "
+                               "drop --nodes and --slots");
+    if (a->positions && !a->network)
+        return cli_usage_error("--positions needs --network");
+    return 0;
 }
 
 int cmd_parse(int argc, char **argv, const char *help, unsigned allowed,
@@ -81,30 +102,15 @@ int cmd_parse(int argc, char **argv, const char *help, unsigned allowed,
         }
         int bad = 0;
         switch (c) {
-        case OPT_NODES:
-            bad = cli_int("--nodes", optarg, 1, INT32_MAX, &a->nodes);
-            break;
-        case OPT_SLOTS:
-            bad = cli_int("--slots", optarg, 1, INT32_MAX, &a->slots);
-            break;
-        case OPT_HOSTFILE: a->hostfile = optarg; break;
-        case OPT_NETWORK: a->network = optarg; break;
-        case OPT_POSITIONS: a->positions = optarg; break;
-        case OPT_NODE_TOPOLOGY: a->node_topology = optarg; break;
-        case OPT_FROM: bad = cli_format("--from", optarg, &a->read.format); break;
-        case OPT_LAYER: a->layer = optarg; break;
         case 'o': a->output = optarg; break;
         case OPT_RANKFILE: a->rankfile = optarg; break;
         case 'v': a->verbose = 1; break;
-        case OPT_SEED:
-            bad = cli_u64("--seed", optarg, 0, UINT64_MAX, &a->seed);
-            a->have_seed = 1;
-            break;
         case OPT_CONFIG: a->config = optarg; break;
         case OPT_MAPPING: a->mapping = optarg; break;
         case OPT_MAPPING_FORMAT: a->mapping_format = optarg; break;
         case OPT_BY_NODE: a->by_node = 1; break;
         case OPT_JSON: a->json = 1; break;
+        default: bad = cmd_option(c, optarg, a); break;
         }
         if (bad)
             return CLI_EXIT_USAGE;
@@ -116,12 +122,7 @@ int cmd_parse(int argc, char **argv, const char *help, unsigned allowed,
     }
     if (a->npos < npos)
         return cli_usage_error("missing argument%s", npos > 1 ? "s" : "");
-    if (a->hostfile && (a->nodes || a->slots))
-        return cli_usage_error("--hostfile gives the nodes and their slots: "
-                               "drop --nodes and --slots");
-    if (a->positions && !a->network)
-        return cli_usage_error("--positions needs --network");
-    return 0;
+    return cmd_check(a);
 }
 
 int cmd_option_fail(const char *opt, const tg_error *err)

@@ -75,29 +75,21 @@ static const char help[] =
     "\n" CMD_GRAPH_HELP "\n"
     "man parmapper has the details.\n";
 
+/* The machine, graph and seed options are greedymap's (CMD_*, cmd.h). */
 enum {
-    OPT_NODES = 256, OPT_SLOTS, OPT_HOSTFILE, OPT_TASKS_PER_SLOT,
-    OPT_NETWORK, OPT_POSITIONS, OPT_NODE_TOPOLOGY, OPT_FROM, OPT_LAYER,
-    OPT_TIME, OPT_ROUNDS, OPT_FIRST, OPT_ALPHA, OPT_SEED, OPT_SELECT, OPT_RANKFILE,
-    OPT_SLURM, OPT_MAPPING, OPT_REPORT, OPT_HETERO, OPT_PLACEMENT
+    OPT_TASKS_PER_SLOT = CMD_CODES_END, OPT_TIME, OPT_ROUNDS, OPT_FIRST,
+    OPT_ALPHA, OPT_SELECT, OPT_RANKFILE, OPT_SLURM, OPT_MAPPING, OPT_REPORT,
+    OPT_HETERO, OPT_PLACEMENT
 };
 
 static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
-    {"nodes", required_argument, NULL, OPT_NODES},
-    {"slots", required_argument, NULL, OPT_SLOTS},
-    {"hostfile", required_argument, NULL, OPT_HOSTFILE},
+    CMD_SHARED_LONGOPTS,
     {"tasks-per-slot", required_argument, NULL, OPT_TASKS_PER_SLOT},
-    {"network", required_argument, NULL, OPT_NETWORK},
-    {"positions", required_argument, NULL, OPT_POSITIONS},
-    {"node-topology", required_argument, NULL, OPT_NODE_TOPOLOGY},
-    {"from", required_argument, NULL, OPT_FROM},
-    {"layer", required_argument, NULL, OPT_LAYER},
     {"time", required_argument, NULL, OPT_TIME},
     {"rounds", required_argument, NULL, OPT_ROUNDS},
     {"first", no_argument, NULL, OPT_FIRST},
     {"alpha", required_argument, NULL, OPT_ALPHA},
-    {"seed", required_argument, NULL, OPT_SEED},
     {"select", required_argument, NULL, OPT_SELECT},
     {"rankfile", required_argument, NULL, OPT_RANKFILE},
     {"slurm-hostfile", required_argument, NULL, OPT_SLURM},
@@ -122,33 +114,19 @@ static int parse_time(const char *s, double *t)
 
 static int parse_one(int c, const char *v, pm_options *o)
 {
-    cmd_args *a = &o->a;
     int k;
+    if (c < CMD_CODES_END) {
+        /* A described machine instead of the job's own hosts. */
+        o->offline |= c == CMD_NODES || c == CMD_SLOTS || c == CMD_HOSTFILE;
+        return cmd_option(c, v, &o->a);
+    }
     switch (c) {
-    case OPT_NODES:
-        o->offline = 1;
-        return cli_int("--nodes", v, 1, INT32_MAX, &a->nodes);
-    case OPT_SLOTS:
-        o->offline = 1;
-        return cli_int("--slots", v, 1, INT32_MAX, &a->slots);
-    case OPT_HOSTFILE:
-        o->offline = 1;
-        a->hostfile = v;
-        return 0;
     case OPT_TASKS_PER_SLOT:
         return cli_int("--tasks-per-slot", v, 1, 1 << 16, &o->tasks_per_slot);
-    case OPT_NETWORK: a->network = v; return 0;
-    case OPT_POSITIONS: a->positions = v; return 0;
-    case OPT_NODE_TOPOLOGY: a->node_topology = v; return 0;
-    case OPT_FROM: return cli_format("--from", v, &a->read.format);
-    case OPT_LAYER: a->layer = v; return 0;
     case OPT_TIME: return parse_time(v, &o->time);
     case OPT_ROUNDS: return cli_int("--rounds", v, 1, INT32_MAX, &o->rounds);
     case OPT_FIRST: o->rounds = 1; return 0;
     case OPT_ALPHA: return cli_double("--alpha", v, 1, 1e9, &o->alpha);
-    case OPT_SEED:
-        a->have_seed = 1;
-        return cli_u64("--seed", v, 0, UINT64_MAX, &a->seed);
     case OPT_SELECT:
         k = pm_criterion_parse(v);
         if (k < 0) {
@@ -221,12 +199,9 @@ int pm_parse(int argc, char **argv, pm_options *o)
     o->a.npos = 1;
     if (!o->time && !o->rounds)
         return cli_usage_error("give --time SECONDS, --rounds R or --first");
-    if (o->a.hostfile && (o->a.nodes || o->a.slots))
-        return cli_usage_error("--hostfile gives the nodes and their slots: "
-                               "drop --nodes and --slots");
-    if (o->a.positions && !o->a.network)
-        return cli_usage_error("--positions needs --network");
-    int rc = check_hetero(o);
+    int rc = cmd_check(&o->a);
+    if (!rc)
+        rc = check_hetero(o);
     if (rc)
         return rc;
     const char *outs[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
