@@ -48,7 +48,7 @@ bench-mapper: bench/mapper greedymap/greedymap
 	  --greedymap greedymap/greedymap $(MAPPER_FLAGS)
 
 # taskgraph build on LAMMPS peptide, with topomap-plot pictures (a script).
-EXTRA_DIST += bench/lammps_build.sh
+EXTRA_DIST += bench/lammps_build.sh bench/figures/lammps-peptide-matrix.png
 
 # examples/heat in the all-cpu, gpu-first and ccd placements, on a machine
 # with a GPU (a script; bench/README.md).
