@@ -35,11 +35,13 @@ greedymap_greedymap_LDADD = greedymap/libgreedymap.la \
 	taskgraph/libtaskgraph.la -lm
 
 check_PROGRAMS += tests/test_machine tests/test_metrics
-tests_test_machine_SOURCES = tests/test_machine.c
+tests_test_machine_SOURCES = tests/test_machine.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_machine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_machine_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_machine_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
-tests_test_metrics_SOURCES = tests/test_metrics.c
+tests_test_metrics_SOURCES = tests/test_metrics.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_metrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_metrics_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_metrics_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
@@ -53,7 +55,8 @@ tests_test_baselines_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
 TESTS += tests/test_baselines
 
 check_PROGRAMS += tests/test_greedy
-tests_test_greedy_SOURCES = tests/test_greedy.c
+tests_test_greedy_SOURCES = tests/test_greedy.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_greedy_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_greedy_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_greedy_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
