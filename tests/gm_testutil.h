@@ -1,5 +1,5 @@
 /* gm_testutil.h: helpers shared by the libgreedymap check tests
- * (test_machine.c, test_metrics.c, test_greedy.c). */
+ * (test_machine.c, test_metrics.c, test_greedy.c, test_refine.c). */
 #ifndef TOPOMAP_GM_TESTUTIL_H
 #define TOPOMAP_GM_TESTUTIL_H
 
