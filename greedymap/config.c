@@ -244,6 +244,8 @@ const char *gm_config_format(const gm_config *c, char *buf, size_t size)
 /* Orders in each group of the portfolio, and groups at most. */
 #define ORDERS_PER_GROUP 6
 #define MAX_GROUPS 13
+/* Members with refine=1. */
+#define REFINED 3
 
 typedef struct portfolio {
     gm_config *c;
@@ -265,6 +267,18 @@ static void add_orders(portfolio *p, int delta, int pack, gm_cost cost,
             0};
 }
 
+/* The members with refine=1, all with cost=hopbytes and the smallest
+ * Delta of the portfolio (see below for why these). */
+static void add_refined(portfolio *p, int delta, int torus)
+{
+    p->c[p->n++] = (gm_config){GM_ORDER_BFS, delta, 0, GM_COST_HOPBYTES, 1,
+                               0, NULL, GM_CENTRE_LAST, 1};
+    p->c[p->n++] = (gm_config){GM_ORDER_GPART, delta, 1, GM_COST_HOPBYTES,
+                               1, 0, NULL, GM_CENTRE_LAST, 1};
+    p->c[p->n++] = (gm_config){GM_ORDER_GPARTRB, delta, 1, GM_COST_HOPBYTES,
+                               !torus, 0, NULL, GM_CENTRE_NBR, 1};
+}
+
 /* Why these.  Every order is in every group: the paper finds the task
  * list the strongest lever and no list best everywhere (5.4).  Hop-bytes,
  * the paper's main cost, gets every Delta (all; sqrt(N); a small constant
@@ -278,8 +292,20 @@ static void add_orders(portfolio *p, int delta, int pack, gm_cost cost,
  * finishes them first.  GPARTRB runs with centre=nbr: its parts follow
  * each other by bytes, not by place, and on the Qbox cases of
  * bench/mapper centre=last leaves it 6.6% behind (qbox-sum: best 71,863
- * against 67,438).  At most 6 x (3 + 2 + 1 + 1 + 3 + 2 + 1) = 78
- * configurations, 54 off tori. */
+ * against 67,438).  Last, three members with the local refinement
+ * (refine=1; it costs more than Algorithm 1: 0.2 to 2.3 s more on the
+ * 8,192 to 32,768 tasks of bench/mapper's Qbox and RGG cases, up to 4.2 s
+ * on the stencil's 32,768 with 32 per node, 2.8 to 7.5 s on milc's
+ * 65,536): the three whose refined mapping was the best of the panel on
+ * a case, with Delta = 4 there: BFS without packing (qbox-sum: 71,116 to
+ * 66,760, below Scotch's 66,867), GPART with packing (rgg-dragonfly: 2,812
+ * to 2,661) and GPARTRB with packing and, on tori, wrap = 0 (qbox-wsum:
+ * 27,538 to 27,483; rgg-torus: 2,173 to 1,848).  Refining every member
+ * would double the portfolio for little: of the refined variants of
+ * every hop-bytes member with Delta = 4 or sqrt(N) (bench/mapper
+ * --quick), none was better on any case than the best of these three.
+ * At most 6 x (3 + 2 + 1 +
+ * 1 + 3 + 2 + 1) + 3 = 81 configurations, 57 off tori. */
 int gm_configurations(const gm_machine *m, gm_config **out, int *n,
                       tg_error *err)
 {
@@ -296,7 +322,8 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
     if (sq < nodes && sq != DELTA_SMALL)
         near[nnear++] = GM_DELTA_SQRT;
     int mid = sq < nodes ? GM_DELTA_SQRT : GM_DELTA_ALL;
-    portfolio p = {malloc(ORDERS_PER_GROUP * MAX_GROUPS * sizeof *p.c), 0};
+    portfolio p = {
+        malloc((ORDERS_PER_GROUP * MAX_GROUPS + REFINED) * sizeof *p.c), 0};
     if (!p.c)
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     for (int pack = 1; pack >= 0; pack--) {
@@ -309,6 +336,7 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
         if (pack)
             add_orders(&p, mid, pack, GM_COST_MAXLINKLOAD, 1);
     }
+    add_refined(&p, nnear ? near[0] : GM_DELTA_ALL, torus);
     *out = p.c;
     *n = p.n;
     return 0;

@@ -646,34 +646,35 @@ static void portfolio_on(gm_machine *m, int want_configs)
 START_TEST(portfolio_invariants)
 {
     /* 6 orders x 9 groups; 13 groups with the wrap = 0 ones on tori; 7
-     * where sqrt(nodes) is 4, the small constant (see config.c). */
+     * where sqrt(nodes) is 4, the small constant; and 3 refined members
+     * (see config.c). */
     gm_machine *m = gt_machine_on(6, 3, "flat");
-    portfolio_on(m, 54);
+    portfolio_on(m, 57);
     gm_machine_free(m);
     m = gt_machine_on(12, 2, "torus:3x4");
-    portfolio_on(m, 54);
+    portfolio_on(m, 57);
     gm_machine_free(m);
     m = gt_machine_on(64, 1, "torus:4x4x4");
-    portfolio_on(m, 78);
+    portfolio_on(m, 81);
     gm_machine_free(m);
     m = gt_machine_on(6, 3, "mesh:2x3");
-    portfolio_on(m, 54);
+    portfolio_on(m, 57);
     gm_machine_free(m);
     m = gt_machine_on(16, 2, "torus:4x4m");
-    portfolio_on(m, 54);
+    portfolio_on(m, 57);
     gm_machine_free(m);
     m = gt_machine_on(12, 2, "dragonfly:3,2,2");
-    portfolio_on(m, 42);
+    portfolio_on(m, 45);
     gm_machine_free(m);
     m = gt_two_leaves(2);
-    portfolio_on(m, 54);
+    portfolio_on(m, 57);
     gm_machine_free(m);
     const int slots[] = {1, 3, 2, 4, 1};
     m = gt_uneven_on(slots, 5, "mesh:5");
-    portfolio_on(m, 54);
+    portfolio_on(m, 57);
     gm_machine_free(m);
     m = gt_uneven_on(slots, 5, "flat");
-    portfolio_on(m, 54);
+    portfolio_on(m, 57);
     gm_machine_free(m);
 }
 END_TEST
@@ -818,7 +819,7 @@ START_TEST(config_text)
     int nc;
     tg_error err;
     ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
-    ck_assert_int_eq(nc, 78);
+    ck_assert_int_eq(nc, 81);
     for (int i = 0; i <= nc; i++) {
         gm_config a = i < nc ? cs[i] : c, back;
         char again[256];
@@ -881,8 +882,11 @@ START_TEST(portfolio_shape)
     tg_error err;
     gm_machine *m = gt_machine_on(4, 2, "mesh:4");
     ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
-    ck_assert_int_eq(nc, 6 * (2 + 1 + 1 + 2 + 1));
+    ck_assert_int_eq(nc, 6 * (2 + 1 + 1 + 2 + 1) + 3);
     for (int i = 0; i < nc; i++) {
+        /* The refined members come last, with the hop-bytes cost. */
+        ck_assert_int_eq(cs[i].refine, i >= nc - 3);
+        ck_assert(!cs[i].refine || cs[i].cost == GM_COST_HOPBYTES);
         ck_assert_int_eq(cs[i].wrap, 1);
         ck_assert_int_eq(cs[i].seed, 0);
         /* GPARTRB, and only it, looks around the placed neighbours. */
@@ -893,7 +897,23 @@ START_TEST(portfolio_shape)
     }
     /* Packing first: the fastest. */
     ck_assert_int_eq(cs[0].pack, 1);
-    ck_assert_int_eq(cs[nc - 1].pack, 0);
+    ck_assert_int_eq(cs[nc - 4].pack, 0);
+    /* BFS without packing, GPART and GPARTRB with, at the smallest Delta
+     * (sqrt(4) = 2 here); GPARTRB keeps wrap = 1 off tori. */
+    ck_assert_int_eq(cs[nc - 3].order, GM_ORDER_BFS);
+    ck_assert_int_eq(cs[nc - 3].pack, 0);
+    ck_assert_int_eq(cs[nc - 2].order, GM_ORDER_GPART);
+    ck_assert_int_eq(cs[nc - 1].order, GM_ORDER_GPARTRB);
+    ck_assert_int_eq(cs[nc - 1].pack, 1);
+    ck_assert_int_eq(cs[nc - 1].delta, GM_DELTA_SQRT);
+    free(cs);
+    gm_machine_free(m);
+    /* On a torus GPARTRB's refined member explores without wrap. */
+    m = gt_machine_on(64, 1, "torus:4x4x4");
+    ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
+    ck_assert_int_eq(cs[nc - 1].wrap, 0);
+    ck_assert_int_eq(cs[nc - 1].delta, 4);
+    ck_assert_int_eq(cs[nc - 2].wrap, 1);
     free(cs);
     gm_machine_free(m);
 }
