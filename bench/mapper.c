@@ -657,7 +657,7 @@ static int write_scotch_map(const char *path, int n, const int *node,
 
 static void print_row(const row *r, double base_avg)
 {
-    printf("  %-68s", r->label);
+    printf("  %-76s", r->label);
     if (!r->ok) {
         printf(" %9s %9s %14s %14s %14s %8s\n", "-", "-", "n/a", "-", "-",
                "-");
@@ -671,7 +671,7 @@ static void print_row(const row *r, double base_avg)
 
 static void print_header(void)
 {
-    printf("  %-68s %9s %9s %14s %14s %14s %8s\n", "mapper", "wall s",
+    printf("  %-76s %9s %9s %14s %14s %14s %8s\n", "mapper", "wall s",
            "cpu s", "avg hop-bytes", "max hop-bytes", "max link load",
            "avg/def");
 }
@@ -857,7 +857,7 @@ static int run_case(bench *b, const mcase *c)
         if (rows[i].ok)
             print_row(&rows[i], base_avg);
         else
-            printf("  %-68s skipped (--quick)\n", rows[i].label);
+            printf("  %-76s skipped (--quick)\n", rows[i].label);
     printf("  baselines (gm_baseline_map)\n");
     for (int i = block; i < nrows - 1; i++)
         print_row(&rows[i], base_avg);

@@ -23,13 +23,15 @@ static const char map_help[] =
     "  --config TEXT        order=oo|bfs|bfsdfs|gpart|rcm|gpartrb|file:PATH,\n"
     "                       delta=all|sqrt|N, pack=0|1,\n"
     "                       cost=hopbytes|maxhopbytes|maxlinkload, wrap=0|1,\n"
-    "                       centre=last|nbr, seed=S: any subset,\n"
-    "                       comma-separated; defaults order=oo,delta=all,\n"
-    "                       pack=1,cost=hopbytes,wrap=1,centre=last,seed=0\n"
-    "                       ('greedymap configs' lists the portfolio)\n"
+    "                       centre=last|nbr, refine=0|1, seed=S: any\n"
+    "                       subset, comma-separated; defaults order=oo,\n"
+    "                       delta=all,pack=1,cost=hopbytes,wrap=1,\n"
+    "                       centre=last,refine=0,seed=0; refine=1 (with\n"
+    "                       cost=hopbytes only) improves the mapping by\n"
+    "                       swaps afterwards ('greedymap configs' lists\n"
+    "                       the portfolio)\n"
     "  --seed S             the seed for ties (and METIS in gpart and\n"
     "                       gpartrb), overriding seed= of --config\n"
-    "                       overriding seed= of --config\n"
     "\n" WRITE_HELP "\n" CMD_MACHINE_HELP "\n" CMD_GRAPH_HELP;
 
 static const char baseline_help[] =

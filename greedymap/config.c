@@ -47,6 +47,12 @@ int gm_config_check(const gm_config *c, tg_error *err)
     if ((unsigned)c->centre > GM_CENTRE_NBR)
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "configuration: unknown centre %d", c->centre);
+    if (c->refine != 0 && c->refine != 1)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "configuration: refine is 0 or 1");
+    if (c->refine && c->cost != GM_COST_HOPBYTES)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "configuration: refine=1 needs cost=hopbytes");
     return 0;
 }
 
@@ -124,11 +130,13 @@ static int parse_value(const char *text, int k, const char *v, size_t len,
         return 0;
     case 2:
     case 4:
+    case 6:
         if (len != 1 || (v[0] != '0' && v[0] != '1'))
-            return bad(err, text, k == 2 ? "bad pack '%.*s'"
-                                         : "bad wrap '%.*s'",
+            return bad(err, text, k == 2   ? "bad pack '%.*s'"
+                                  : k == 4 ? "bad wrap '%.*s'"
+                                           : "bad refine '%.*s'",
                        v, len, "(0 or 1)");
-        *(k == 2 ? &c->pack : &c->wrap) = v[0] - '0';
+        *(k == 2 ? &c->pack : k == 4 ? &c->wrap : &c->refine) = v[0] - '0';
         return 0;
     case 3:
         i = name_index(cost_names, 3, v, len);
@@ -155,11 +163,12 @@ static int parse_value(const char *text, int k, const char *v, size_t len,
 
 int gm_config_parse(const char *text, gm_config *out, tg_error *err)
 {
-    static const char *const keys[] = {"order", "delta",  "pack", "cost",
-                                       "wrap",  "centre", "seed"};
+    static const char *const keys[] = {"order",  "delta",  "pack",
+                                       "cost",   "wrap",   "centre",
+                                       "refine", "seed"};
     gm_config c = {GM_ORDER_OO, GM_DELTA_ALL, 1, GM_COST_HOPBYTES, 1, 0,
-                   NULL, GM_CENTRE_LAST};
-    int seen[7] = {0};
+                   NULL, GM_CENTRE_LAST, 0};
+    int seen[8] = {0};
     for (const char *p = text; *text; p++) {
         size_t len = strcspn(p, ",");
         const char *eq = memchr(p, '=', len);
@@ -171,10 +180,11 @@ int gm_config_parse(const char *text, gm_config *out, tg_error *err)
         if (!eq)
             return bad(err, text, "'%.*s' is not key=value", p, len, NULL);
         size_t klen = (size_t)(eq - p);
-        int k = name_index(keys, 7, p, klen);
+        int k = name_index(keys, 8, p, klen);
         if (k < 0)
             return bad(err, text, "unknown key '%.*s'", p, klen,
-                       "(order, delta, pack, cost, wrap, centre, seed)");
+                       "(order, delta, pack, cost, wrap, centre, refine, "
+                       "seed)");
         if (seen[k]++)
             return bad(err, text, "'%.*s' is given twice", p, klen, NULL);
         if (k == 0 && !strncmp(eq + 1, "file:", 5))
@@ -186,6 +196,11 @@ int gm_config_parse(const char *text, gm_config *out, tg_error *err)
         if (*p == '\0')
             break;
     }
+    if (c.refine && c.cost != GM_COST_HOPBYTES)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "configuration '%s': refine=1 needs "
+                            "cost=hopbytes",
+                            text);
     *out = c;
     return 0;
 }
@@ -207,8 +222,10 @@ const char *gm_config_format(const gm_config *c, char *buf, size_t size)
                              : "?";
     char rest[160];
     snprintf(rest, sizeof rest,
-             "delta=%s,pack=%d,cost=%s,wrap=%d,centre=%s,seed=%llu", delta,
-             c->pack, cost, c->wrap, centre, (unsigned long long)c->seed);
+             "delta=%s,pack=%d,cost=%s,wrap=%d,centre=%s,refine=%d,"
+             "seed=%llu",
+             delta, c->pack, cost, c->wrap, centre, c->refine,
+             (unsigned long long)c->seed);
     if (c->order == GM_ORDER_FILE)
         snprintf(buf, size, "%s,order=file:%s", rest,
                  c->order_file ? c->order_file : "");
@@ -227,6 +244,8 @@ const char *gm_config_format(const gm_config *c, char *buf, size_t size)
 /* Orders in each group of the portfolio, and groups at most. */
 #define ORDERS_PER_GROUP 6
 #define MAX_GROUPS 13
+/* Members with refine=1. */
+#define REFINED 3
 
 typedef struct portfolio {
     gm_config *c;
@@ -244,7 +263,20 @@ static void add_orders(portfolio *p, int delta, int pack, gm_cost cost,
     for (int i = 0; i < ORDERS_PER_GROUP; i++)
         p->c[p->n++] = (gm_config){
             orders[i], delta, pack, cost, wrap, 0, NULL,
-            orders[i] == GM_ORDER_GPARTRB ? GM_CENTRE_NBR : GM_CENTRE_LAST};
+            orders[i] == GM_ORDER_GPARTRB ? GM_CENTRE_NBR : GM_CENTRE_LAST,
+            0};
+}
+
+/* The members with refine=1, all with cost=hopbytes and the smallest
+ * Delta of the portfolio (see below for why these). */
+static void add_refined(portfolio *p, int delta, int torus)
+{
+    p->c[p->n++] = (gm_config){GM_ORDER_BFS, delta, 0, GM_COST_HOPBYTES, 1,
+                               0, NULL, GM_CENTRE_LAST, 1};
+    p->c[p->n++] = (gm_config){GM_ORDER_GPART, delta, 1, GM_COST_HOPBYTES,
+                               1, 0, NULL, GM_CENTRE_LAST, 1};
+    p->c[p->n++] = (gm_config){GM_ORDER_GPARTRB, delta, 1, GM_COST_HOPBYTES,
+                               !torus, 0, NULL, GM_CENTRE_NBR, 1};
 }
 
 /* Why these.  Every order is in every group: the paper finds the task
@@ -260,8 +292,20 @@ static void add_orders(portfolio *p, int delta, int pack, gm_cost cost,
  * finishes them first.  GPARTRB runs with centre=nbr: its parts follow
  * each other by bytes, not by place, and on the Qbox cases of
  * bench/mapper centre=last leaves it 6.6% behind (qbox-sum: best 71,863
- * against 67,438).  At most 6 x (3 + 2 + 1 + 1 + 3 + 2 + 1) = 78
- * configurations, 54 off tori. */
+ * against 67,438).  Last, three members with the local refinement
+ * (refine=1; it costs more than Algorithm 1: 0.2 to 2.3 s more on the
+ * 8,192 to 32,768 tasks of bench/mapper's Qbox and RGG cases, up to 4.2 s
+ * on the stencil's 32,768 with 32 per node, 2.8 to 7.5 s on milc's
+ * 65,536): the three whose refined mapping was the best of the panel on
+ * a case, with Delta = 4 there: BFS without packing (qbox-sum: 71,116 to
+ * 66,760, below Scotch's 66,867), GPART with packing (rgg-dragonfly: 2,812
+ * to 2,661) and GPARTRB with packing and, on tori, wrap = 0 (qbox-wsum:
+ * 27,538 to 27,483; rgg-torus: 2,173 to 1,848).  Refining every member
+ * would double the portfolio for little: of the refined variants of
+ * every hop-bytes member with Delta = 4 or sqrt(N) (bench/mapper
+ * --quick), none was better on any case than the best of these three.
+ * At most 6 x (3 + 2 + 1 +
+ * 1 + 3 + 2 + 1) + 3 = 81 configurations, 57 off tori. */
 int gm_configurations(const gm_machine *m, gm_config **out, int *n,
                       tg_error *err)
 {
@@ -278,7 +322,8 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
     if (sq < nodes && sq != DELTA_SMALL)
         near[nnear++] = GM_DELTA_SQRT;
     int mid = sq < nodes ? GM_DELTA_SQRT : GM_DELTA_ALL;
-    portfolio p = {malloc(ORDERS_PER_GROUP * MAX_GROUPS * sizeof *p.c), 0};
+    portfolio p = {
+        malloc((ORDERS_PER_GROUP * MAX_GROUPS + REFINED) * sizeof *p.c), 0};
     if (!p.c)
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     for (int pack = 1; pack >= 0; pack--) {
@@ -291,6 +336,7 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
         if (pack)
             add_orders(&p, mid, pack, GM_COST_MAXLINKLOAD, 1);
     }
+    add_refined(&p, nnear ? near[0] : GM_DELTA_ALL, torus);
     *out = p.c;
     *n = p.n;
     return 0;

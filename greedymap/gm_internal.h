@@ -226,6 +226,57 @@ int gm_near_find(gm_near *nr, int from, const gm_free *fr, const int **out);
  * torus). */
 int gm_near_distance(const gm_near *nr, int a, int b);
 
+/* Local refinement (gm_refine): refine.c keeps the state and runs the
+ * passes, refine_nodes.c swaps the tasks of whole nodes, refine_tasks.c
+ * swaps and moves single tasks. */
+typedef __int128 gm_i128;
+
+/* Bytes from some tasks to the nodes of their neighbours, one group per
+ * node. */
+typedef struct gm_groups {
+    int n;
+    int *of;      /* node -> group, -1 (every node) */
+    int *node;    /* group -> node */
+    gm_i128 *w;   /* group -> bytes */
+} gm_groups;
+
+typedef struct gm_refine_state {
+    const tg_graph *g;
+    const gm_machine *m;
+    gm_place *map;
+    int64_t *first; /* node -> index of its slot 0 in occ */
+    int *occ;       /* processor (first[node] + slot) -> task, -1 free */
+    int *used;      /* node -> tasks on it */
+    gm_groups ga, gb;
+    gm_shells *sh;
+    int *buf; /* 2 x (most slots of a node) tasks */
+    /* what changed since a task was last weighed: a clock that ticks at
+     * every change of a node's tasks */
+    int64_t clock;
+    int64_t *changed; /* node -> clock at its last change, -1 */
+    int64_t *seen;    /* task -> clock when last weighed, -1 never */
+} gm_refine_state;
+
+/* Add t's edges to gr, leaving out those to tasks on node skip (-1: none);
+ * the weight of an edge to task u (-1: none) is added to *wu too. */
+void gm_groups_add(gm_refine_state *r, gm_groups *gr, int t, int skip,
+                   int u, gm_i128 *wu);
+void gm_groups_clear(gm_groups *gr);
+/* Note that node's tasks changed. */
+void gm_refine_touch(gm_refine_state *r, int node);
+/* sum over the groups of w x (distance(to, node) - distance(from, node)):
+ * the change of their hop-bytes (each edge once) when their tasks go from
+ * node `from` to node `to`. */
+gm_i128 gm_groups_shift(const gm_machine *m, const gm_groups *gr, int from,
+                        int to);
+/* One step of the node sweep (refine_nodes.c): the best strictly
+ * improving swap of node x's tasks, applied; 1 when there was one. */
+int gm_refine_node(gm_refine_state *r, int x);
+/* One step of the task sweep (refine_tasks.c): task t, when stale, is
+ * weighed and its best strictly improving swap or move applied; 1 when
+ * there was one. */
+int gm_refine_task(gm_refine_state *r, int t);
+
 /* Baselines (hilbert.c, bisect.c).  Nodes along a Hilbert curve over the
  * torus/mesh coordinates: order gets every node once. */
 int gm_hilbert_nodes(const gm_machine *m, int *order, tg_error *err);

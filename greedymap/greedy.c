@@ -446,6 +446,8 @@ static int map_in_order(const tg_graph *g, const gm_machine *m,
     if (!rc)
         rc = run(&s, c, order, stop, arg, map, err);
     greedy_free(&s);
+    if (!rc && c->refine)
+        rc = gm_refine(g, m, stop, arg, map, err);
     return rc;
 }
 

@@ -133,6 +133,12 @@
  * tied node, weighted by its free slots (= a random processor among the
  * tied ones).  A node's slots fill from 0 up.  Same configuration and
  * seed, same mapping, bit for bit.
+ * Refinement (refine=1, cost=hopbytes only; gm_refine): after Algorithm
+ * 1, passes of strictly improving swaps of whole nodes' tasks with nearby
+ * nodes', then of single tasks with tasks on (or moves into free slots
+ * of) the nodes holding most of their bytes, by exact changes of total
+ * hop-bytes; never worse than Algorithm 1's mapping, deterministic.
+ * refine=0 (the default) runs Algorithm 1 only.
  * Task lists: OO (ids); BFS, BFS-DFS and RCM per connected component
  * (components by lowest id) from a George-Liu pseudo-peripheral task; BFS
  * visits neighbours in id order; BFS-DFS follows the heaviest edge to an
@@ -508,17 +514,22 @@ typedef struct gm_config {
     uint64_t seed;
     const char *order_file; /* GM_ORDER_FILE only; caller keeps it alive */
     gm_centre centre;       /* last (0, the paper) or nbr */
+    int refine;             /* 1: gm_refine after Algorithm 1 (needs
+                               cost = GM_COST_HOPBYTES); 0: none */
 } gm_config;
 
 /* Parse "order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,centre=last,
- * seed=7": any subset of the keys, each at most once, defaults order=oo,
- * delta=all, pack=1, cost=hopbytes, wrap=1, centre=last, seed=0.  order
+ * refine=0,seed=7": any subset of the keys, each at most once, defaults
+ * order=oo, delta=all, pack=1, cost=hopbytes, wrap=1, centre=last,
+ * refine=0, seed=0.  order
  * is oo, bfs, bfsdfs, gpart, rcm, gpartrb or file:PATH, where PATH runs
  * to the end of the text (so order=file:PATH comes last) and
  * out->order_file points into text (keep text alive).  delta is all, sqrt
  * or a positive integer; cost is hopbytes, maxhopbytes or maxlinkload;
- * centre is last or nbr.  Errors (TG_EINVAL) quote the text and name the
- * bad item. */
+ * centre is last or nbr; refine is 0 or 1, and 1 only with
+ * cost=hopbytes (the refinement lowers total hop-bytes, which could raise
+ * what the other costs minimise).  Errors (TG_EINVAL) quote the text and
+ * name the bad item. */
 int gm_config_parse(const char *text, gm_config *out, tg_error *err);
 /* The canonical text of a configuration, every key, in the order of
  * gm_config_parse's description except that order=file:PATH comes last;
@@ -559,8 +570,8 @@ int gm_partition(const tg_graph *g, const gm_machine *m, uint64_t seed,
 int gm_part_order(const tg_graph *g, const int *part, int nparts,
                   int *order, tg_error *err);
 /* Algorithm 1 of papers/001: map all g->n tasks (g->n <= total slots)
- * into map[g->n].  The same configuration and seed give the same mapping
- * bit for bit. */
+ * into map[g->n], then, with refine=1, gm_refine.  The same configuration
+ * and seed give the same mapping bit for bit. */
 int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
                  gm_place *map, tg_error *err);
 /* gm_greedymap with the task list given and a way to stop early.  order
@@ -570,11 +581,40 @@ int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
  * task is placed; when it returns non-zero the run ends there and returns
  * 1, map incomplete.  Placing one task evaluates at most Delta candidate
  * nodes against its placed neighbours, so a request is seen that soon.
- * Same configuration, seed and list: the same mapping as gm_greedymap. */
+ * With refine=1 stop is also asked before each task of a refinement
+ * pass (a stop there returns 1 too, the map then complete but not fully
+ * refined).  Same configuration, seed and list: the same mapping as
+ * gm_greedymap. */
 int gm_greedymap_run(const tg_graph *g, const gm_machine *m,
                      const gm_config *c, const int *order,
                      int (*stop)(void *arg), void *arg, gm_place *map,
                      tg_error *err);
+/* Local refinement of a complete mapping of g's tasks (checked as by
+ * gm_mapping_check), in place; details at the top of refine.c.  Passes,
+ * 8 at most, until one changes nothing; each pass is
+ *   a node sweep: for every node x (id order), the tasks of x all trade
+ *     places with those of one of the 24 nodes nearest x (gm_shells
+ *     order; an empty node takes them), when each side fits the other's
+ *     slots;
+ *   a task sweep: for every task t (id order), the 4 nodes other than its
+ *     own holding the most of t's bytes (ties: the lower id) are
+ *     candidates: t moves into a free slot there or swaps with a task
+ *     there (from the second pass, only tasks whose node or neighbours'
+ *     nodes changed since they were last weighed).
+ * Every step takes its best strict improvement of total hop-bytes, exact
+ * from the adjacency of the tasks that move (the edges between them
+ * included), the first of equals.  So the total hop-bytes never rises;
+ * every node keeps its task count except by moves into free slots, which
+ * take the lowest free slot (the task in the old node's highest used slot
+ * then takes the freed one, so used slots 0 .. c-1 stay so); no
+ * randomness, and the order of edges in the CSR changes nothing.  Cost
+ * per pass O(E x (24 + 4 s)) memory steps, s = slots per node, plus
+ * distances.  stop, when not NULL, is asked before each node and task;
+ * non-zero ends the refinement and returns 1 (map valid, partly
+ * refined). */
+int gm_refine(const tg_graph *g, const gm_machine *m,
+              int (*stop)(void *arg), void *arg, gm_place *map,
+              tg_error *err);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,8 @@ greedymap_libgreedymap_la_SOURCES = \
 	greedymap/metisgraph.c greedymap/order.c greedymap/order_gpart.c \
 	greedymap/order_parts.c \
 	greedymap/order_file.c greedymap/config.c greedymap/greedy_near.c \
-	greedymap/greedy.c
+	greedymap/greedy.c greedymap/refine.c \
+	greedymap/refine_nodes.c greedymap/refine_tasks.c
 greedymap_libgreedymap_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 greedymap_libgreedymap_la_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
 greedymap_libgreedymap_la_LIBADD = taskgraph/libtaskgraph.la $(HWLOC_LIBS) \
@@ -35,11 +36,13 @@ greedymap_greedymap_LDADD = greedymap/libgreedymap.la \
 	taskgraph/libtaskgraph.la -lm
 
 check_PROGRAMS += tests/test_machine tests/test_metrics
-tests_test_machine_SOURCES = tests/test_machine.c
+tests_test_machine_SOURCES = tests/test_machine.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_machine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_machine_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_machine_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
-tests_test_metrics_SOURCES = tests/test_metrics.c
+tests_test_metrics_SOURCES = tests/test_metrics.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_metrics_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_metrics_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_metrics_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
@@ -52,9 +55,15 @@ tests_test_baselines_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_baselines_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
 TESTS += tests/test_baselines
 
-check_PROGRAMS += tests/test_greedy
-tests_test_greedy_SOURCES = tests/test_greedy.c
+check_PROGRAMS += tests/test_greedy tests/test_refine
+tests_test_greedy_SOURCES = tests/test_greedy.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_greedy_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_greedy_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_greedy_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
-TESTS += tests/test_greedy
+tests_test_refine_SOURCES = tests/test_refine.c tests/gm_testutil.c \
+	tests/gm_testutil.h
+tests_test_refine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+tests_test_refine_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_refine_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
+TESTS += tests/test_greedy tests/test_refine

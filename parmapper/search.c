@@ -9,7 +9,8 @@
  * beyond C start on round 1.  The configurations go cheapest first
  * (by_cost), so that a short time limit still sees many of them: a GPART
  * or GPARTRB order costs METIS partitions, which cannot be interrupted,
- * and Delta = all nodes costs N candidates per task.  Round
+ * Delta = all nodes costs N candidates per task, and a refinement
+ * (refine=1) costs several passes over all tasks.  Round
  * 0 uses the seed of --seed (0: ties broken without randomness, which
  * keeps regular structure); round r > 0 of configuration c gets the first
  * output of tg_rng seeded with S xor (c << 32 | r), or 1 if that is 0.  A
@@ -204,11 +205,12 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
     return rc;
 }
 
-/* How costly a configuration is expected to be, 0 to 3: Delta = all
- * nodes, then an order made with METIS (GPART, GPARTRB). */
+/* How costly a configuration is expected to be, 0 to 7: a refinement
+ * after Algorithm 1 (refine=1), then Delta = all nodes, then an order made
+ * with METIS (GPART, GPARTRB). */
 static int cost_class(const gm_config *c)
 {
-    return 2 * (c->delta == GM_DELTA_ALL) +
+    return 4 * c->refine + 2 * (c->delta == GM_DELTA_ALL) +
            (c->order == GM_ORDER_GPART || c->order == GM_ORDER_GPARTRB);
 }
 
@@ -220,7 +222,7 @@ static int sort_by_cost(pm_search *s)
     if (!(s->by_cost = malloc(((size_t)nc + 1) * sizeof *s->by_cost)))
         return -1;
     int k = 0;
-    for (int cls = 0; cls < 4; cls++)
+    for (int cls = 0; cls < 8; cls++)
         for (int i = 0; i < nc; i++)
             if (cost_class(&s->in.configs[i]) == cls)
                 s->by_cost[k++] = i;

@@ -192,7 +192,7 @@ while read -r num config; do
 done < "$work/configs"
 # The same seed gives the same mapping; -v prints every metric.
 expect_ok $gm map "$s27" "${net[@]}" --config order=bfs,delta=sqrt --seed 7 -o "$o/s1.map" --rankfile "$o/s1.rankfile"
-expect_output "wrote $o/s1.map and $o/s1.rankfile: 64 tasks on 64 nodes, order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,centre=last,seed=7"
+expect_output "wrote $o/s1.map and $o/s1.rankfile: 64 tasks on 64 nodes, order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,centre=last,refine=0,seed=7"
 expect_ok $gm map "$s27" "${net[@]}" --config order=bfs,delta=sqrt,seed=7 -o "$o/s2.map" -v
 checks=$((checks + 1))
 cmp -s "$o/s1.map" "$o/s2.map" || fail "map: the same seed gave another mapping"

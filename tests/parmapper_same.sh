@@ -7,9 +7,10 @@
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
 
 # 256 tasks whose front has several points on a 4x4 torus of 16-core nodes
-# (4 with --seed 0, 3 with --seed 7; GPARTRB leaves only one or two on
-# most other random geometric graphs of this size).
-expect_ok "$TASKGRAPH" gen random-geometric --tasks 256 --radius 0.12 --seed 2 -o "$work/g.tg.json"
+# (3 with --seed 0, 2 with --seed 7; the refined members of the portfolio
+# leave only one or two on most other random geometric graphs of this
+# size: graph seeds 2 to 9 at radius 0.12 and 0.1 were tried).
+expect_ok "$TASKGRAPH" gen random-geometric --tasks 256 --radius 0.12 --seed 5 -o "$work/g.tg.json"
 machine=(--nodes 16 --slots 16 --network torus:4x4)
 
 for seed in 0 7; do

@@ -9,95 +9,19 @@
 #include <string.h>
 
 #include "greedymap.h"
+#include "gm_testutil.h"
 #include "testutil.h"
-
-static gm_machine *machine_on(int nodes, int slots, const char *spec)
-{
-    gm_machine *m;
-    tg_error err;
-    ck_assert_int_eq(gm_machine_uniform(nodes, slots, &m, &err), 0);
-    int rc = gm_machine_set_network_spec(m, spec, NULL, &err);
-    ck_assert_msg(rc == 0, "%s: %s", spec, err.text);
-    return m;
-}
-
-/* Nodes with the given slot counts, on `spec`. */
-static gm_machine *uneven_on(const int *slots, int n, const char *spec)
-{
-    gm_machine *m = gm_machine_new();
-    tg_error err;
-    char host[16];
-    for (int i = 0; i < n; i++) {
-        snprintf(host, sizeof host, "h%d", i);
-        ck_assert_int_eq(gm_machine_add_node(m, host, slots[i], &err), i);
-    }
-    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err), 0);
-    return m;
-}
-
-/* A fat-tree of 8 nodes: two leaf switches of 4 under one spine. */
-static gm_machine *two_leaves(int slots)
-{
-    const char *conf = tu_write("topology.conf",
-                                "SwitchName=leaf0 Nodes=node[0-3]\n"
-                                "SwitchName=leaf1 Nodes=node[4-7]\n"
-                                "SwitchName=spine Switches=leaf[0-1]\n");
-    char spec[700];
-    snprintf(spec, sizeof spec, "fattree:%s", conf);
-    return machine_on(8, slots, spec);
-}
-
-static gm_config config_of(const char *text)
-{
-    gm_config c;
-    tg_error err;
-    int rc = gm_config_parse(text, &c, &err);
-    ck_assert_msg(rc == 0, "%s: %s", text, err.text);
-    return c;
-}
 
 static void assert_order(const tg_graph *g, const char *config,
                          const int *want)
 {
-    gm_config c = config_of(config);
+    gm_config c = gt_config(config);
     int order[64];
     tg_error err;
     ck_assert_int_eq(gm_task_order(g, NULL, &c, order, &err), 0);
     for (int i = 0; i < g->n; i++)
         ck_assert_msg(order[i] == want[i], "%s: position %d is %d, not %d",
                       config, i, order[i], want[i]);
-}
-
-static uint64_t hop_bytes_total(const tg_graph *g, const gm_machine *m,
-                                const gm_place *map)
-{
-    gm_metrics r;
-    tg_error err;
-    ck_assert_int_eq(gm_evaluate(g, m, map, GM_METRICS_NO_LOAD, NULL, &r,
-                                 &err),
-                     0);
-    return r.hop_bytes_total;
-}
-
-/* A random graph: each task gets up to `deg` edges to random others,
- * weights 1 .. 5 (a small LCG, so the test is the same everywhere). */
-static tg_graph *random_graph(int n, int deg, unsigned seed)
-{
-    tg_builder *b = tg_builder_new(n);
-    tg_error err;
-    uint64_t x = seed * 2654435761u + 1;
-    for (int t = 0; t < n; t++)
-        for (int k = 0; k < deg; k++) {
-            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-            int u = (int)((x >> 33) % (uint64_t)n);
-            ck_assert_int_eq(tg_builder_add(b, t, u, 1 + (x >> 20) % 5,
-                                            &err),
-                             0);
-        }
-    tg_graph *g;
-    ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
-    tg_builder_free(b);
-    return g;
 }
 
 /* ---------------------------------------------------------------- orders */
@@ -187,7 +111,7 @@ START_TEST(file_order)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         path = tu_write("bad.txt", bad[i].body);
         snprintf(text, sizeof text, "order=file:%s", path);
-        gm_config c = config_of(text);
+        gm_config c = gt_config(text);
         int order[4];
         tg_error err;
         ck_assert_int_eq(gm_task_order(g, NULL, &c, order, &err), TG_EPARSE);
@@ -195,7 +119,7 @@ START_TEST(file_order)
         ck_assert_int_eq(err.line, bad[i].line);
         ck_assert_str_eq(err.text, bad[i].msg);
     }
-    gm_config c = config_of("order=file:/nonexistent/order");
+    gm_config c = gt_config("order=file:/nonexistent/order");
     int order[4];
     tg_error err;
     ck_assert_int_eq(gm_task_order(g, NULL, &c, order, &err), TG_EIO);
@@ -223,7 +147,7 @@ static void assert_part_sizes(const tg_graph *g, const gm_machine *m,
         ck_assert_msg(size[p] == want[p], "part %d has %d tasks, not %d", p,
                       size[p], want[p]);
     /* The GPART list: parts in node order, ids ascending inside. */
-    gm_config c = config_of("order=gpart");
+    gm_config c = gt_config("order=gpart");
     c.seed = seed;
     ck_assert_int_eq(gm_task_order(g, m, &c, order, &err), 0);
     for (int i = 1; i < g->n; i++) {
@@ -237,21 +161,21 @@ static void assert_part_sizes(const tg_graph *g, const gm_machine *m,
 START_TEST(gpart_part_sizes)
 {
     const int slots[] = {3, 5, 2, 6};
-    gm_machine *m = uneven_on(slots, 4, "flat");
+    gm_machine *m = gt_uneven_on(slots, 4, "flat");
     for (unsigned s = 1; s <= 4; s++) {
-        tg_graph *g = random_graph(16, 3, s);
+        tg_graph *g = tu_random_graph(16, 3, s);
         assert_part_sizes(g, m, s, slots);
         tg_graph_free(g);
         /* Fewer tasks: nodes fill in node order. */
-        g = random_graph(12, 2, s);
+        g = tu_random_graph(12, 2, s);
         const int twelve[] = {3, 5, 2, 2};
         assert_part_sizes(g, m, s, twelve);
         tg_graph_free(g);
-        g = random_graph(9, 2, s);
+        g = tu_random_graph(9, 2, s);
         const int nine[] = {3, 5, 1, 0};
         assert_part_sizes(g, m, s, nine);
         tg_graph_free(g);
-        g = random_graph(2, 1, s);
+        g = tu_random_graph(2, 1, s);
         const int two[] = {2, 0, 0, 0};
         assert_part_sizes(g, m, s, two);
         tg_graph_free(g);
@@ -277,7 +201,7 @@ START_TEST(gpart_part_sizes)
             ck_assert_int_eq(part[members[k][i]], k);
     tg_graph_free(g);
 
-    g = random_graph(17, 2, 1);
+    g = tu_random_graph(17, 2, 1);
     ck_assert_int_eq(gm_partition(g, m, 0, part, &err), TG_EINVAL);
     ck_assert_str_eq(err.text, "17 tasks do not fit on 16 slots");
     tg_graph_free(g);
@@ -297,7 +221,7 @@ START_TEST(gpart_weights_beyond_32_bits)
     tg_graph *g;
     ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
     tg_builder_free(b);
-    gm_machine *m = machine_on(2, 2, "flat");
+    gm_machine *m = gt_machine_on(2, 2, "flat");
     int part[4];
     ck_assert_int_eq(gm_partition(g, m, 0, part, &err), 0);
     ck_assert_int_eq(part[0], part[1]);
@@ -310,24 +234,6 @@ END_TEST
 
 /* ------------------------------------------------------ mappings by hand */
 
-static void map_with(const tg_graph *g, const gm_machine *m,
-                     const char *config, gm_place *map)
-{
-    gm_config c = config_of(config);
-    tg_error err;
-    int rc = gm_greedymap(g, m, &c, map, &err);
-    ck_assert_msg(rc == 0, "%s: %s", config, err.text);
-}
-
-static void assert_map(const gm_place *map, const int (*want)[2], int n)
-{
-    for (int t = 0; t < n; t++) {
-        ck_assert_msg(map[t].node == want[t][0] && map[t].slot == want[t][1],
-                      "task %d on (%d, %d), not (%d, %d)", t, map[t].node,
-                      map[t].slot, want[t][0], want[t][1]);
-    }
-}
-
 START_TEST(path_on_two_nodes)
 {
     /* Path 0-1 (1), 1-2 (100), 2-3 (1) on flat, 2 nodes x 2 slots.  OO and
@@ -336,24 +242,24 @@ START_TEST(path_on_two_nodes)
      * keeps 1 next to 0 as well (0 on node 0, 2 on node 1). */
     const int e[][3] = {{0, 1, 1}, {1, 2, 100}, {2, 3, 1}};
     tg_graph *g = tu_graph(4, 3, e);
-    gm_machine *m = machine_on(2, 2, "flat");
+    gm_machine *m = gt_machine_on(2, 2, "flat");
     gm_place map[4];
     const int want[][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
-    map_with(g, m, "order=oo,pack=1", map);
-    assert_map(map, want, 4);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 400);
-    map_with(g, m, "order=oo,pack=0", map);
-    assert_map(map, want, 4);
+    gt_map_with(g, m, "order=oo,pack=1", map);
+    gt_assert_map(map, want, 4);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 400);
+    gt_map_with(g, m, "order=oo,pack=0", map);
+    gt_assert_map(map, want, 4);
     /* GPART puts 1 and 2 in one part (cut 2 instead of 100), so the part
      * boundary falls on the light edges: 2 x (1 x 2 + 1 x 2) = 8. */
-    map_with(g, m, "order=gpart,pack=1", map);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 8);
+    gt_map_with(g, m, "order=gpart,pack=1", map);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 8);
     ck_assert_int_eq(map[1].node, map[2].node);
     /* RCM starts at an end (0; from 0 the depth is 3, from 3 also 3) and
      * reverses: 3, 2, 1, 0. */
-    map_with(g, m, "order=rcm,pack=1", map);
+    gt_map_with(g, m, "order=rcm,pack=1", map);
     const int rcm[][2] = {{1, 1}, {1, 0}, {0, 1}, {0, 0}};
-    assert_map(map, rcm, 4);
+    gt_assert_map(map, rcm, 4);
     tg_graph_free(g);
     gm_machine_free(m);
 }
@@ -368,14 +274,14 @@ START_TEST(path_on_a_ring_of_nodes)
     const int e[][3] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1},
                         {4, 5, 1}};
     tg_graph *g = tu_graph(6, 5, e);
-    gm_machine *m = machine_on(3, 2, "torus:3");
+    gm_machine *m = gt_machine_on(3, 2, "torus:3");
     gm_place map[6];
     const int want[][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}};
-    map_with(g, m, "order=oo,pack=1,delta=2", map);
-    assert_map(map, want, 6);
-    map_with(g, m, "order=oo,pack=0,delta=all", map);
-    assert_map(map, want, 6);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 4);
+    gt_map_with(g, m, "order=oo,pack=1,delta=2", map);
+    gt_assert_map(map, want, 6);
+    gt_map_with(g, m, "order=oo,pack=0,delta=all", map);
+    gt_assert_map(map, want, 6);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 4);
     tg_graph_free(g);
     gm_machine_free(m);
 }
@@ -394,36 +300,36 @@ START_TEST(delta_limits_the_candidates)
         star[i][2] = 1;
     }
     tg_graph *g = tu_graph(8, 7, (const int(*)[3])star);
-    gm_machine *m = machine_on(8, 1, "torus:8");
+    gm_machine *m = gt_machine_on(8, 1, "torus:8");
     gm_place map[8];
     /* Delta = 1: always the nearest free node to the last one, whatever
      * it costs: around the ring the - way. */
-    map_with(g, m, "delta=1", map);
+    gt_map_with(g, m, "delta=1", map);
     const int one[][2] = {{0, 0}, {7, 0}, {6, 0}, {5, 0},
                           {4, 0}, {3, 0}, {2, 0}, {1, 0}};
-    assert_map(map, one, 8);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 32);
+    gt_assert_map(map, one, 8);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 32);
     /* wrap = 0 explores the ring as a line from node 0: the + way. */
-    map_with(g, m, "delta=1,wrap=0", map);
+    gt_map_with(g, m, "delta=1,wrap=0", map);
     const int line[][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0},
                            {4, 0}, {5, 0}, {6, 0}, {7, 0}};
-    assert_map(map, line, 8);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 32);
+    gt_assert_map(map, line, 8);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 32);
     /* Delta = 2: 1 -> node 1 (nodes 7 and 1 tie, the lower id); 2: from
      * node 1 the candidates are 2 and 7, 7 is nearer to task 0; 3: 6 or 5,
      * 6; 4: 5 or 4, 5; 5: 4 or 3, 3; 6: 2 or 4, 2; 7: node 4 is left. */
-    map_with(g, m, "delta=2", map);
+    gt_map_with(g, m, "delta=2", map);
     const int two[][2] = {{0, 0}, {1, 0}, {7, 0}, {6, 0},
                           {5, 0}, {3, 0}, {2, 0}, {4, 0}};
-    assert_map(map, two, 8);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 32);
+    gt_assert_map(map, two, 8);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 32);
     /* Delta = all: each task on the free node nearest to task 0, ties to
      * the node nearest the last one. */
-    map_with(g, m, "delta=all", map);
+    gt_map_with(g, m, "delta=all", map);
     const int all[][2] = {{0, 0}, {1, 0}, {7, 0}, {6, 0},
                           {2, 0}, {3, 0}, {5, 0}, {4, 0}};
-    assert_map(map, all, 8);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 32);
+    gt_assert_map(map, all, 8);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 32);
     tg_graph_free(g);
     gm_machine_free(m);
 }
@@ -446,22 +352,22 @@ START_TEST(costs_differ)
      * hop-bytes decides: node 5. */
     const int e[][3] = {{0, 1, 10}, {1, 2, 1}, {0, 3, 1}, {2, 3, 2}};
     tg_graph *g = tu_graph(4, 4, e);
-    gm_machine *m = machine_on(9, 1, "mesh:3x3");
+    gm_machine *m = gt_machine_on(9, 1, "mesh:3x3");
     gm_place map[4];
     const int hop[][2] = {{0, 0}, {1, 0}, {2, 0}, {5, 0}};
     const int max[][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     gm_metrics r;
     tg_error err;
-    map_with(g, m, "cost=hopbytes", map);
-    assert_map(map, hop, 4);
+    gt_map_with(g, m, "cost=hopbytes", map);
+    gt_assert_map(map, hop, 4);
     ck_assert_int_eq(gm_evaluate(g, m, map, 0, NULL, &r, &err), 0);
     ck_assert_uint_eq(r.hop_bytes_max, 13);
-    map_with(g, m, "cost=maxhopbytes", map);
-    assert_map(map, max, 4);
+    gt_map_with(g, m, "cost=maxhopbytes", map);
+    gt_assert_map(map, max, 4);
     ck_assert_int_eq(gm_evaluate(g, m, map, 0, NULL, &r, &err), 0);
     ck_assert_uint_eq(r.hop_bytes_max, 11);
-    map_with(g, m, "cost=maxlinkload", map);
-    assert_map(map, hop, 4);
+    gt_map_with(g, m, "cost=maxlinkload", map);
+    gt_assert_map(map, hop, 4);
     tg_graph_free(g);
     gm_machine_free(m);
 }
@@ -480,18 +386,18 @@ START_TEST(optimal_hop_bytes_on_rings_and_tori)
         ring[i][2] = 3;
     }
     tg_graph *g = tu_graph(8, 8, (const int(*)[3])ring);
-    gm_machine *m = machine_on(8, 1, "torus:8");
+    gm_machine *m = gt_machine_on(8, 1, "torus:8");
     gm_place map[8];
     for (uint64_t seed = 0; seed < 6; seed++) {
         char text[64];
         snprintf(text, sizeof text, "order=oo,seed=%llu",
                  (unsigned long long)seed);
-        map_with(g, m, text, map);
-        ck_assert_uint_eq(hop_bytes_total(g, m, map), 48);
+        gt_map_with(g, m, text, map);
+        ck_assert_uint_eq(gt_hop_bytes(g, m, map), 48);
         snprintf(text, sizeof text, "order=bfsdfs,delta=2,seed=%llu",
                  (unsigned long long)seed);
-        map_with(g, m, text, map);
-        ck_assert_uint_eq(hop_bytes_total(g, m, map), 48);
+        gt_map_with(g, m, text, map);
+        ck_assert_uint_eq(gt_hop_bytes(g, m, map), 48);
     }
     tg_graph_free(g);
     gm_machine_free(m);
@@ -501,10 +407,10 @@ START_TEST(optimal_hop_bytes_on_rings_and_tori)
     tg_stencil_options o = {2, {4, 4}, 1, 0, 1};
     tg_error err;
     ck_assert_int_eq(tg_gen_stencil(&o, &g, &err), 0);
-    m = machine_on(16, 1, "torus:4x4");
+    m = gt_machine_on(16, 1, "torus:4x4");
     gm_place map16[16];
-    map_with(g, m, "order=oo,delta=sqrt", map16);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map16), 64);
+    gt_map_with(g, m, "order=oo,delta=sqrt", map16);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map16), 64);
     gm_machine_free(m);
     tg_graph_free(g);
 }
@@ -570,14 +476,14 @@ START_TEST(gpartrb_parts)
      * slots (as many tasks as slots), and the same seed gives the same
      * list. */
     const int slots[] = {3, 5, 2, 6};
-    gm_machine *m = uneven_on(slots, 4, "mesh:4");
+    gm_machine *m = gt_uneven_on(slots, 4, "mesh:4");
     for (unsigned s = 1; s <= 3; s++) {
-        tg_graph *g = random_graph(16, 3, s);
+        tg_graph *g = tu_random_graph(16, 3, s);
         gm_place rb[16];
         int order[16], again[16], seen[4] = {0};
         tg_error err;
         ck_assert_int_eq(gm_baseline_map(g, m, GM_BASE_RB, s, rb, &err), 0);
-        gm_config c = config_of("order=gpartrb");
+        gm_config c = gt_config("order=gpartrb");
         c.seed = s;
         ck_assert_int_eq(gm_task_order(g, m, &c, order, &err), 0);
         ck_assert_int_eq(gm_task_order(g, m, &c, again, &err), 0);
@@ -611,22 +517,22 @@ START_TEST(spread_breaks_ties_into_squares)
     const int e[][3] = {{0, 1, 1}, {0, 2, 1}, {0, 3, 1},
                         {1, 2, 1}, {1, 3, 1}, {2, 3, 1}};
     tg_graph *g = tu_graph(4, 6, e);
-    gm_machine *m = machine_on(9, 1, "mesh:3x3");
+    gm_machine *m = gt_machine_on(9, 1, "mesh:3x3");
     gm_place map[4];
     const int want[][2] = {{0, 0}, {1, 0}, {4, 0}, {3, 0}};
-    map_with(g, m, "order=oo,delta=all", map);
-    assert_map(map, want, 4);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 16);
-    map_with(g, m, "order=oo,delta=all,pack=0", map);
-    assert_map(map, want, 4);
+    gt_map_with(g, m, "order=oo,delta=all", map);
+    gt_assert_map(map, want, 4);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 16);
+    gt_map_with(g, m, "order=oo,delta=all,pack=0", map);
+    gt_assert_map(map, want, 4);
     gm_machine_free(m);
     /* Off tori and meshes no spread: on a fat-tree of two leaves every
      * node of the first leaf ties for task 1 and 2, the lowest id wins. */
-    m = two_leaves(1);
+    m = gt_two_leaves(1);
     const int ft[][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
-    map_with(g, m, "order=oo,delta=all", map);
-    assert_map(map, ft, 4);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 2 * 6 * 2);
+    gt_map_with(g, m, "order=oo,delta=all", map);
+    gt_assert_map(map, ft, 4);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 2 * 6 * 2);
     gm_machine_free(m);
     tg_graph_free(g);
 }
@@ -643,16 +549,16 @@ START_TEST(centre_on_the_neighbours)
      * at node 0, where task 0 is, and finds node 3 (1,0), 1 hop. */
     const int e[][3] = {{0, 3, 1}};
     tg_graph *g = tu_graph(4, 1, e);
-    gm_machine *m = machine_on(9, 1, "mesh:3x3");
+    gm_machine *m = gt_machine_on(9, 1, "mesh:3x3");
     gm_place map[4];
     const int last[][2] = {{0, 0}, {1, 0}, {2, 0}, {5, 0}};
-    map_with(g, m, "order=oo,delta=1,pack=0", map);
-    assert_map(map, last, 4);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 2 * 3);
+    gt_map_with(g, m, "order=oo,delta=1,pack=0", map);
+    gt_assert_map(map, last, 4);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 2 * 3);
     const int nbr[][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
-    map_with(g, m, "order=oo,delta=1,pack=0,centre=nbr", map);
-    assert_map(map, nbr, 4);
-    ck_assert_uint_eq(hop_bytes_total(g, m, map), 2 * 1);
+    gt_map_with(g, m, "order=oo,delta=1,pack=0,centre=nbr", map);
+    gt_assert_map(map, nbr, 4);
+    ck_assert_uint_eq(gt_hop_bytes(g, m, map), 2 * 1);
     tg_graph_free(g);
     gm_machine_free(m);
 }
@@ -662,7 +568,8 @@ END_TEST
 
 /* Algorithm 1's invariants for one mapping: a bijection onto slots
  * (gm_mapping_check), each node's slots used from 0 up, and with
- * packNodeFirst a node is left only when full. */
+ * packNodeFirst (and no refinement after) a node is left only when
+ * full. */
 static void check_invariants(const tg_graph *g, const gm_machine *m,
                              const gm_config *c, const gm_place *map)
 {
@@ -681,7 +588,7 @@ static void check_invariants(const tg_graph *g, const gm_machine *m,
     for (int n = 0; n < nodes; n++)
         ck_assert_msg(slotsum[n] == (int64_t)used[n] * (used[n] - 1) / 2,
                       "%s: node %d does not use its lowest slots", text, n);
-    if (c->pack) {
+    if (c->pack && !c->refine) { /* the refinement reorders tasks */
         int *order = malloc((size_t)g->n * sizeof *order);
         ck_assert_int_eq(gm_task_order(g, m, c, order, &err), 0);
         memset(used, 0, (size_t)nodes * sizeof *used);
@@ -712,7 +619,7 @@ static void portfolio_on(gm_machine *m, int want_configs)
     int total = (int)gm_machine_total_slots(m);
     const int sizes[] = {total, total - 3};
     for (int k = 0; k < 2; k++) {
-        tg_graph *g = random_graph(sizes[k], 2, (unsigned)(k + total));
+        tg_graph *g = tu_random_graph(sizes[k], 2, (unsigned)(k + total));
         gm_place *map = malloc((size_t)g->n * sizeof *map);
         gm_place *again = malloc((size_t)g->n * sizeof *again);
         for (int i = 0; i < nc; i++)
@@ -739,34 +646,35 @@ static void portfolio_on(gm_machine *m, int want_configs)
 START_TEST(portfolio_invariants)
 {
     /* 6 orders x 9 groups; 13 groups with the wrap = 0 ones on tori; 7
-     * where sqrt(nodes) is 4, the small constant (see config.c). */
-    gm_machine *m = machine_on(6, 3, "flat");
-    portfolio_on(m, 54);
+     * where sqrt(nodes) is 4, the small constant; and 3 refined members
+     * (see config.c). */
+    gm_machine *m = gt_machine_on(6, 3, "flat");
+    portfolio_on(m, 57);
     gm_machine_free(m);
-    m = machine_on(12, 2, "torus:3x4");
-    portfolio_on(m, 54);
+    m = gt_machine_on(12, 2, "torus:3x4");
+    portfolio_on(m, 57);
     gm_machine_free(m);
-    m = machine_on(64, 1, "torus:4x4x4");
-    portfolio_on(m, 78);
+    m = gt_machine_on(64, 1, "torus:4x4x4");
+    portfolio_on(m, 81);
     gm_machine_free(m);
-    m = machine_on(6, 3, "mesh:2x3");
-    portfolio_on(m, 54);
+    m = gt_machine_on(6, 3, "mesh:2x3");
+    portfolio_on(m, 57);
     gm_machine_free(m);
-    m = machine_on(16, 2, "torus:4x4m");
-    portfolio_on(m, 54);
+    m = gt_machine_on(16, 2, "torus:4x4m");
+    portfolio_on(m, 57);
     gm_machine_free(m);
-    m = machine_on(12, 2, "dragonfly:3,2,2");
-    portfolio_on(m, 42);
+    m = gt_machine_on(12, 2, "dragonfly:3,2,2");
+    portfolio_on(m, 45);
     gm_machine_free(m);
-    m = two_leaves(2);
-    portfolio_on(m, 54);
+    m = gt_two_leaves(2);
+    portfolio_on(m, 57);
     gm_machine_free(m);
     const int slots[] = {1, 3, 2, 4, 1};
-    m = uneven_on(slots, 5, "mesh:5");
-    portfolio_on(m, 54);
+    m = gt_uneven_on(slots, 5, "mesh:5");
+    portfolio_on(m, 57);
     gm_machine_free(m);
-    m = uneven_on(slots, 5, "flat");
-    portfolio_on(m, 54);
+    m = gt_uneven_on(slots, 5, "flat");
+    portfolio_on(m, 57);
     gm_machine_free(m);
 }
 END_TEST
@@ -775,24 +683,24 @@ START_TEST(seeds)
 {
     /* No edges: every placement ties, so the seed decides everything. */
     tg_graph *g = tu_graph(12, 0, NULL);
-    gm_machine *m = machine_on(12, 2, "torus:3x4");
+    gm_machine *m = gt_machine_on(12, 2, "torus:3x4");
     gm_place a[12], b[12];
     int differ = 0;
     for (uint64_t s = 1; s < 6; s++) {
         char text[64];
         snprintf(text, sizeof text, "pack=0,seed=%llu",
                  (unsigned long long)s);
-        map_with(g, m, text, a);
+        gt_map_with(g, m, text, a);
         snprintf(text, sizeof text, "pack=0,seed=%llu",
                  (unsigned long long)s + 1);
-        map_with(g, m, text, b);
+        gt_map_with(g, m, text, b);
         differ += memcmp(a, b, sizeof a) != 0;
     }
     ck_assert_int_ge(differ, 4);
     /* Seed 0 has no randomness: first task on node 0, ties to the closest
      * node to the last one, then the lowest id: with no edges and no
      * packing, node 0's two slots, then its neighbours in id order. */
-    map_with(g, m, "pack=0,seed=0,delta=all", a);
+    gt_map_with(g, m, "pack=0,seed=0,delta=all", a);
     ck_assert_int_eq(a[0].node, 0);
     ck_assert_int_eq(a[1].node, 0);
     ck_assert_int_eq(a[2].node, 1);
@@ -804,16 +712,16 @@ END_TEST
 START_TEST(greedymap_errors)
 {
     tg_graph *g = tu_graph(5, 0, NULL);
-    gm_machine *m = machine_on(2, 2, "flat");
+    gm_machine *m = gt_machine_on(2, 2, "flat");
     gm_place map[5];
-    gm_config c = config_of("");
+    gm_config c = gt_config("");
     tg_error err;
     ck_assert_int_eq(gm_greedymap(g, m, &c, map, &err), TG_EINVAL);
     ck_assert_str_eq(err.text, "5 tasks do not fit on 4 slots");
     c.delta = -2;
     ck_assert_int_eq(gm_greedymap(g, m, &c, map, &err), TG_EINVAL);
     ck_assert_ptr_nonnull(strstr(err.text, "delta -2"));
-    c = config_of("");
+    c = gt_config("");
     c.order = GM_ORDER_FILE;
     ck_assert_int_eq(gm_greedymap(g, m, &c, map, &err), TG_EINVAL);
     ck_assert_str_eq(err.text, "configuration: order=file without a file");
@@ -828,7 +736,7 @@ START_TEST(loads_peek)
 {
     /* flat, 3 nodes: flows 0->1 (5 bytes) and 0->2 (7) share node 0's up
      * link: 12 after both.  The peek changes nothing; the commit agrees. */
-    gm_machine *m = machine_on(3, 1, "flat");
+    gm_machine *m = gt_machine_on(3, 1, "flat");
     gm_loads *l;
     tg_error err;
     ck_assert_int_eq(gm_loads_new(m, &l, &err), 0);
@@ -844,7 +752,7 @@ START_TEST(loads_peek)
 
     /* torus:4x4, least-loaded routes: the peek sees its own earlier flows
      * as the commit does, on top of loads already there. */
-    m = machine_on(16, 1, "torus:4x4");
+    m = gt_machine_on(16, 1, "torus:4x4");
     ck_assert_int_eq(gm_loads_new(m, &l, &err), 0);
     gm_loads_add(l, 0, 5, 9, GM_ROUTE_LEAST_LOADED);
     gm_loads_add(l, 1, 6, 4, GM_ROUTE_LEAST_LOADED);
@@ -873,19 +781,19 @@ END_TEST
 
 START_TEST(config_text)
 {
-    gm_config c = config_of("");
+    gm_config c = gt_config("");
     char buf[256];
     ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
                      "order=oo,delta=all,pack=1,cost=hopbytes,wrap=1,"
-                     "centre=last,seed=0");
+                     "centre=last,refine=0,seed=0");
     ck_assert_int_eq(c.centre, GM_CENTRE_LAST);
-    c = config_of("centre=nbr,order=gpartrb");
+    c = gt_config("centre=nbr,order=gpartrb");
     ck_assert_int_eq(c.order, GM_ORDER_GPARTRB);
     ck_assert_int_eq(c.centre, GM_CENTRE_NBR);
     ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
                      "order=gpartrb,delta=all,pack=1,cost=hopbytes,wrap=1,"
-                     "centre=nbr,seed=0");
-    c = config_of("seed=18446744073709551615,cost=maxlinkload,wrap=0,"
+                     "centre=nbr,refine=0,seed=0");
+    c = gt_config("seed=18446744073709551615,cost=maxlinkload,wrap=0,"
                   "pack=0,delta=sqrt,order=bfsdfs");
     ck_assert_int_eq(c.order, GM_ORDER_BFSDFS);
     ck_assert_int_eq(c.delta, GM_DELTA_SQRT);
@@ -895,22 +803,23 @@ START_TEST(config_text)
     ck_assert_uint_eq(c.seed, UINT64_MAX);
     ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
                      "order=bfsdfs,delta=sqrt,pack=0,cost=maxlinkload,"
-                     "wrap=0,centre=last,seed=18446744073709551615");
-    c = config_of("delta=12,cost=maxhopbytes,order=file:/tmp/a,b=c");
+                     "wrap=0,centre=last,refine=0,"
+                     "seed=18446744073709551615");
+    c = gt_config("delta=12,cost=maxhopbytes,order=file:/tmp/a,b=c");
     ck_assert_int_eq(c.order, GM_ORDER_FILE);
     ck_assert_str_eq(c.order_file, "/tmp/a,b=c");
     ck_assert_int_eq(c.delta, 12);
     ck_assert_str_eq(gm_config_format(&c, buf, sizeof buf),
                      "delta=12,pack=1,cost=maxhopbytes,wrap=1,centre=last,"
-                     "seed=0,order=file:/tmp/a,b=c");
+                     "refine=0,seed=0,order=file:/tmp/a,b=c");
 
     /* Every portfolio member, and a file order, round-trips. */
-    gm_machine *m = machine_on(64, 4, "torus:4x4x4");
+    gm_machine *m = gt_machine_on(64, 4, "torus:4x4x4");
     gm_config *cs;
     int nc;
     tg_error err;
     ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
-    ck_assert_int_eq(nc, 78);
+    ck_assert_int_eq(nc, 81);
     for (int i = 0; i <= nc; i++) {
         gm_config a = i < nc ? cs[i] : c, back;
         char again[256];
@@ -923,6 +832,7 @@ START_TEST(config_text)
         ck_assert_int_eq(back.cost, a.cost);
         ck_assert_int_eq(back.wrap, a.wrap);
         ck_assert_int_eq(back.centre, a.centre);
+        ck_assert_int_eq(back.refine, a.refine);
         ck_assert_uint_eq(back.seed, a.seed);
     }
     free(cs);
@@ -945,7 +855,7 @@ START_TEST(config_text)
         {"seed=18446744073709551616", "bad seed '18446744073709551616'"},
         {"seed=", "bad seed ''"},
         {"colour=red", "unknown key 'colour' (order, delta, pack, cost, "
-                       "wrap, centre, seed)"},
+                       "wrap, centre, refine, seed)"},
         {"order=bfs,order=oo", "'order' is given twice"},
         {"order", "'order' is not key=value"},
         {"order=bfs,,pack=1", "an empty item"},
@@ -970,10 +880,13 @@ START_TEST(portfolio_shape)
     gm_config *cs;
     int nc;
     tg_error err;
-    gm_machine *m = machine_on(4, 2, "mesh:4");
+    gm_machine *m = gt_machine_on(4, 2, "mesh:4");
     ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
-    ck_assert_int_eq(nc, 6 * (2 + 1 + 1 + 2 + 1));
+    ck_assert_int_eq(nc, 6 * (2 + 1 + 1 + 2 + 1) + 3);
     for (int i = 0; i < nc; i++) {
+        /* The refined members come last, with the hop-bytes cost. */
+        ck_assert_int_eq(cs[i].refine, i >= nc - 3);
+        ck_assert(!cs[i].refine || cs[i].cost == GM_COST_HOPBYTES);
         ck_assert_int_eq(cs[i].wrap, 1);
         ck_assert_int_eq(cs[i].seed, 0);
         /* GPARTRB, and only it, looks around the placed neighbours. */
@@ -984,7 +897,23 @@ START_TEST(portfolio_shape)
     }
     /* Packing first: the fastest. */
     ck_assert_int_eq(cs[0].pack, 1);
-    ck_assert_int_eq(cs[nc - 1].pack, 0);
+    ck_assert_int_eq(cs[nc - 4].pack, 0);
+    /* BFS without packing, GPART and GPARTRB with, at the smallest Delta
+     * (sqrt(4) = 2 here); GPARTRB keeps wrap = 1 off tori. */
+    ck_assert_int_eq(cs[nc - 3].order, GM_ORDER_BFS);
+    ck_assert_int_eq(cs[nc - 3].pack, 0);
+    ck_assert_int_eq(cs[nc - 2].order, GM_ORDER_GPART);
+    ck_assert_int_eq(cs[nc - 1].order, GM_ORDER_GPARTRB);
+    ck_assert_int_eq(cs[nc - 1].pack, 1);
+    ck_assert_int_eq(cs[nc - 1].delta, GM_DELTA_SQRT);
+    free(cs);
+    gm_machine_free(m);
+    /* On a torus GPARTRB's refined member explores without wrap. */
+    m = gt_machine_on(64, 1, "torus:4x4x4");
+    ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
+    ck_assert_int_eq(cs[nc - 1].wrap, 0);
+    ck_assert_int_eq(cs[nc - 1].delta, 4);
+    ck_assert_int_eq(cs[nc - 2].wrap, 1);
     free(cs);
     gm_machine_free(m);
 }

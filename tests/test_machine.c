@@ -5,20 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gm_testutil.h"
 #include "greedymap.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------- helpers */
-
-static gm_machine *uniform_on(int nodes, int slots, const char *spec)
-{
-    gm_machine *m;
-    tg_error err;
-    ck_assert_int_eq(gm_machine_uniform(nodes, slots, &m, &err), 0);
-    int rc = gm_machine_set_network_spec(m, spec, NULL, &err);
-    ck_assert_msg(rc == 0, "%s: %s", spec, err.text);
-    return m;
-}
 
 static gm_machine *named(const char *const *hosts, int n)
 {
@@ -177,7 +168,7 @@ END_TEST
 START_TEST(torus_distances_1d_to_5d)
 {
     /* 1-D ring vs line of 5. */
-    gm_machine *t = uniform_on(5, 1, "torus:5"), *l = uniform_on(5, 1,
+    gm_machine *t = gt_machine_on(5, 1, "torus:5"), *l = gt_machine_on(5, 1,
                                                                "mesh:5");
     ck_assert_int_eq(gm_distance(t, 0, 4), 1);
     ck_assert_int_eq(gm_distance(l, 0, 4), 4);
@@ -188,8 +179,8 @@ START_TEST(torus_distances_1d_to_5d)
     gm_machine_free(l);
 
     /* 2-D: node 10 of torus:4x4 is (2,2). */
-    t = uniform_on(16, 1, "torus:4x4");
-    l = uniform_on(16, 1, "mesh:4x4");
+    t = gt_machine_on(16, 1, "torus:4x4");
+    l = gt_machine_on(16, 1, "mesh:4x4");
     ck_assert_int_eq(gm_distance(t, 0, 10), 4);
     ck_assert_int_eq(gm_distance(l, 0, 10), 4);
     ck_assert_int_eq(gm_distance(t, 0, 15), 2);
@@ -201,13 +192,13 @@ START_TEST(torus_distances_1d_to_5d)
     gm_machine_free(l);
 
     /* Per-dimension wrap: (0,0) to (3,3) = 1 (ring) + 3 (line). */
-    t = uniform_on(16, 1, "torus:4x4m");
+    t = gt_machine_on(16, 1, "torus:4x4m");
     ck_assert_int_eq(gm_distance(t, 0, 15), 4);
     gm_machine_free(t);
 
     /* 3-D: (0,0,0) to (3,2,1) = node 57. */
-    t = uniform_on(64, 1, "torus:4x4x4");
-    l = uniform_on(64, 1, "mesh:4x4x4");
+    t = gt_machine_on(64, 1, "torus:4x4x4");
+    l = gt_machine_on(64, 1, "mesh:4x4x4");
     ck_assert_int_eq(gm_distance(t, 0, 57), 1 + 2 + 1);
     ck_assert_int_eq(gm_distance(l, 0, 57), 3 + 2 + 1);
     ck_assert_int_eq(gm_distance(t, 57, 0), 4);
@@ -215,8 +206,8 @@ START_TEST(torus_distances_1d_to_5d)
     gm_machine_free(l);
 
     /* 4-D: (0,0,0,0) to (2,2,2,2) = node 80 of 3x3x3x3. */
-    t = uniform_on(81, 1, "torus:3x3x3x3");
-    l = uniform_on(81, 1, "mesh:3x3x3x3");
+    t = gt_machine_on(81, 1, "torus:3x3x3x3");
+    l = gt_machine_on(81, 1, "mesh:3x3x3x3");
     ck_assert_int_eq(gm_distance(t, 0, 80), 4);
     ck_assert_int_eq(gm_distance(l, 0, 80), 8);
     gm_machine_free(t);
@@ -225,8 +216,8 @@ START_TEST(torus_distances_1d_to_5d)
     /* 5-D 2x3x4x5x6: (0,..,0) to (1,2,3,4,5) = node 719. */
     const int sz[] = {2, 3, 4, 5, 6}, o[] = {0, 0, 0, 0, 0},
               f[] = {1, 2, 3, 4, 5}, g[] = {1, 1, 2, 2, 3};
-    t = uniform_on(720, 1, "torus:2x3x4x5x6");
-    l = uniform_on(720, 1, "mesh:2x3x4x5x6");
+    t = gt_machine_on(720, 1, "torus:2x3x4x5x6");
+    l = gt_machine_on(720, 1, "mesh:2x3x4x5x6");
     ck_assert_int_eq(gm_distance(t, 0, 719), 5);
     ck_assert_int_eq(gm_distance(l, 0, 719), 15);
     ck_assert_int_eq(tdist(t, sz, 5, o, g), 1 + 1 + 2 + 2 + 3);
@@ -241,7 +232,7 @@ END_TEST
 
 START_TEST(torus_routes_dimension_order)
 {
-    gm_machine *m = uniform_on(16, 1, "torus:4x4");
+    gm_machine *m = gt_machine_on(16, 1, "torus:4x4");
     int links[16];
     /* (0,0) -> (2,2): even ring tie goes +: (0,0)->(1,0)->(2,0) along dim
      * 0, then (2,0)->(2,1)->(2,2); id = (v*2 + k)*2 + dir. */
@@ -272,12 +263,12 @@ START_TEST(torus_routes_dimension_order)
         ck_assert_int_eq(gm_network_parse(specs[i], &net, &err), 0);
         int n = gm_network_positions(net);
         gm_network_free(net);
-        m = uniform_on(n, 2, specs[i]);
+        m = gt_machine_on(n, 2, specs[i]);
         check_routes(m);
         gm_machine_free(m);
     }
     /* A mesh has no link off its border. */
-    m = uniform_on(4, 1, "mesh:4");
+    m = gt_machine_on(4, 1, "mesh:4");
     int from, to;
     ck_assert_int_eq(gm_link_ends(m, (3 * 1 + 0) * 2 + 0, &from, &to),
                      TG_EINVAL);
@@ -298,14 +289,14 @@ START_TEST(torus_shells)
         ck_assert_int_eq(gm_network_parse(specs[i], &net, &err), 0);
         int n = gm_network_positions(net);
         gm_network_free(net);
-        gm_machine *m = uniform_on(n, 1, specs[i]);
+        gm_machine *m = gt_machine_on(n, 1, specs[i]);
         check_shells(m, 1);
         check_shells(m, 0);
         gm_machine_free(m);
     }
     /* Exact first shells of torus:4x4 from (0,0): 1 node at 0, 4 at 1,
      * 6 at 2, 4 at 3, 1 at 4. */
-    gm_machine *m = uniform_on(16, 1, "torus:4x4");
+    gm_machine *m = gt_machine_on(16, 1, "torus:4x4");
     gm_shells *s;
     tg_error err;
     ck_assert_int_eq(gm_shells_new(m, &s, &err), 0);
@@ -428,7 +419,7 @@ START_TEST(fattree_distances)
     char spec[700];
     snprintf(spec, sizeof spec, "fattree:%s", conf);
     /* node0..7 match no topology name: placed in file order. */
-    gm_machine *m = uniform_on(8, 4, spec);
+    gm_machine *m = gt_machine_on(8, 4, spec);
     ck_assert_int_eq(gm_distance(m, 0, 0), 0);
     ck_assert_int_eq(gm_distance(m, 0, 3), 2);
     ck_assert_int_eq(gm_distance(m, 0, 5), 4);
@@ -553,7 +544,7 @@ START_TEST(dragonfly_distances)
     /* 3 groups x 2 routers x 2 nodes.  Global links: group 0 reaches 1
      * on router 0 and 2 on router 1; group 1 reaches 0 on router 0, 2 on
      * router 1; group 2 reaches 0 on router 0, 1 on router 1. */
-    gm_machine *m = uniform_on(12, 1, "dragonfly:3,2,2");
+    gm_machine *m = gt_machine_on(12, 1, "dragonfly:3,2,2");
     ck_assert_int_eq(gm_distance(m, 0, 1), 2);  /* one router */
     ck_assert_int_eq(gm_distance(m, 0, 2), 3);  /* one group */
     ck_assert_int_eq(gm_distance(m, 0, 4), 3);  /* gateways at both ends */
@@ -649,7 +640,7 @@ START_TEST(fattree_multiple_parents)
                                            "SwitchName=s1 Switches=l[0-1]\n");
     char spec[700];
     snprintf(spec, sizeof spec, "fattree:%s", conf);
-    gm_machine *m = uniform_on(4, 1, spec);
+    gm_machine *m = gt_machine_on(4, 1, spec);
     ck_assert_int_eq(gm_distance(m, 0, 1), 2);
     ck_assert_int_eq(gm_distance(m, 0, 2), 4);
     check_routes(m);

@@ -5,18 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gm_testutil.h"
 #include "greedymap.h"
 #include "testutil.h"
-
-static gm_machine *uniform_on(int nodes, int slots, const char *spec)
-{
-    gm_machine *m;
-    tg_error err;
-    ck_assert_int_eq(gm_machine_uniform(nodes, slots, &m, &err), 0);
-    int rc = gm_machine_set_network_spec(m, spec, NULL, &err);
-    ck_assert_msg(rc == 0, "%s: %s", spec, err.text);
-    return m;
-}
 
 /* ------------------------------------------------------------- metrics */
 
@@ -29,7 +20,7 @@ START_TEST(ring_on_2x2_torus)
      * t2 = 40 + 30 = 70, t3 = 30 + 80 = 110; total 320 = 2 x 160. */
     const int e[][3] = {{0, 1, 10}, {1, 2, 20}, {2, 3, 30}, {3, 0, 40}};
     tg_graph *g = tu_graph(4, 4, e);
-    gm_machine *m = uniform_on(4, 1, "torus:2x2");
+    gm_machine *m = gt_machine_on(4, 1, "torus:2x2");
     gm_place map[4] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     gm_metrics r;
     uint64_t hb[4];
@@ -64,7 +55,7 @@ START_TEST(ring_on_2x2_torus)
     ck_assert_str_eq(gm_link_name(m, 10, name, sizeof name), "node2->node3");
 
     /* Two tasks per node: edges inside a node cost nothing. */
-    gm_machine *m2 = uniform_on(2, 2, "torus:2");
+    gm_machine *m2 = gt_machine_on(2, 2, "torus:2");
     gm_place map2[4] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
     ck_assert_int_eq(gm_evaluate(g, m2, map2, GM_METRICS_NO_LOAD, NULL, &r,
                                  &err),
@@ -92,7 +83,7 @@ START_TEST(heuristic_spreads_load_on_torus)
      * one along dimension 1 first: 10 everywhere. */
     const int e[][3] = {{0, 2, 10}, {1, 3, 10}};
     tg_graph *g = tu_graph(4, 2, e);
-    gm_machine *m = uniform_on(4, 2, "torus:2x2");
+    gm_machine *m = gt_machine_on(4, 2, "torus:2x2");
     gm_place map[4] = {{0, 0}, {0, 1}, {3, 0}, {3, 1}};
     gm_metrics r;
     tg_error err;
@@ -105,7 +96,7 @@ START_TEST(heuristic_spreads_load_on_torus)
 
     /* 4-D: the heuristic tries the d rotations of the dimension order. */
     gm_loads *l;
-    m = uniform_on(16, 1, "torus:2x2x2x2");
+    m = gt_machine_on(16, 1, "torus:2x2x2x2");
     ck_assert_int_eq(gm_loads_new(m, &l, &err), 0);
     for (int i = 0; i < 4; i++)
         ck_assert_uint_eq(gm_loads_add(l, 0, 15, 5, GM_ROUTE_LEAST_LOADED),
@@ -137,7 +128,7 @@ START_TEST(star_on_fattree)
                                 "SwitchName=spine Switches=leaf[0-1]\n");
     char spec[700];
     snprintf(spec, sizeof spec, "fattree:%s", conf);
-    gm_machine *m = uniform_on(8, 1, spec);
+    gm_machine *m = gt_machine_on(8, 1, spec);
     int e[7][3];
     for (int i = 0; i < 7; i++) {
         e[i][0] = 0;
@@ -196,7 +187,7 @@ START_TEST(huge_weights_saturate)
     tg_graph *g;
     ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
     tg_builder_free(b);
-    gm_machine *m = uniform_on(11, 1, "mesh:11");
+    gm_machine *m = gt_machine_on(11, 1, "mesh:11");
     gm_place map[2] = {{0, 0}, {5, 0}};
     gm_metrics r;
     ck_assert_int_eq(gm_evaluate(g, m, map, 0, NULL, &r, &err), 0);
@@ -370,7 +361,7 @@ START_TEST(hop_bytes_match_scotch_gmtst)
     const char *grf = tu_path("g.grf");
     ck_assert_int_eq(tg_write_scotch(grf, g, &err), 0);
     tu_write("t.tgt", "torus2D\n4\t3\n");
-    gm_machine *m = uniform_on(12, 1, "torus:3x4");
+    gm_machine *m = gt_machine_on(12, 1, "torus:3x4");
     gm_place map[12];
     char text[512] = "12\n";
     for (int t = 0; t < 12; t++) {

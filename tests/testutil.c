@@ -115,6 +115,25 @@ tg_graph *tu_graph(int n, int m, const int edges[][3])
     return g;
 }
 
+tg_graph *tu_random_graph(int n, int deg, unsigned seed)
+{
+    tg_builder *b = tg_builder_new(n);
+    tg_error err;
+    uint64_t x = seed * 2654435761u + 1;
+    for (int t = 0; t < n; t++)
+        for (int k = 0; k < deg; k++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            int u = (int)((x >> 33) % (uint64_t)n);
+            ck_assert_int_eq(tg_builder_add(b, t, u, 1 + (x >> 20) % 5,
+                                            &err),
+                             0);
+        }
+    tg_graph *g;
+    ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
+    tg_builder_free(b);
+    return g;
+}
+
 int tu_run(const char *cmd)
 {
     int st = system(cmd);

@@ -29,6 +29,11 @@ void tu_assert_same_graph(const tg_graph *a, const tg_graph *b);
 /* Build a graph from n tasks and `m` undirected edges {a, b, w}. */
 tg_graph *tu_graph(int n, int m, const int edges[][3]);
 
+/* A random graph: each task gets up to `deg` edges to random others,
+ * weights 1 .. 5 (a small LCG seeded with seed, so the graph is the same
+ * everywhere). */
+tg_graph *tu_random_graph(int n, int deg, unsigned seed);
+
 /* Run a shell command, return its exit status (-1 if it did not exit). */
 int tu_run(const char *cmd);
 
