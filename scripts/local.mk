@@ -30,3 +30,8 @@ $(TOPOMAP_RUN_GENERATED): Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
 	sed -e 's|@bindir[@]|$(bindir)|g' $(srcdir)/$@.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
+
+# topomap-cluster: an emulated cluster of network namespaces (root);
+# installed as is.
+bin_SCRIPTS += scripts/topomap-cluster
+EXTRA_DIST += scripts/topomap-cluster
