@@ -64,7 +64,24 @@ expect_no_file "$work/ran"
 g=$k/graphs/p2p.tg.json
 expect_fail 2 "no job to run" "$run" --graph "$g"
 expect_fail 2 "unknown option '--bogus'" "$run" --bogus -- mpirun -np 4 ./app
-expect_fail 2 "'srun' is not Open MPI's mpirun" "$run" --graph "$g" -- srun -n 4 ./app
+expect_fail 2 "'aprun' is not Open MPI's mpirun, mpiexec or orterun (a rankfile is Open MPI's), nor Slurm's srun" \
+  "$run" --graph "$g" -- aprun -n 4 ./app
+# srun's options come from srun --help, which needs Slurm's configuration
+# (an empty one fails at once; tests/cluster_slurm.sh runs srun on a Slurm
+# cluster).
+if command -v srun > /dev/null; then
+  expect_fail 1 "srun --help: no options listed (is Slurm's configuration there? SLURM_CONF)" \
+    env SLURM_CONF=/dev/null "$run" --graph "$g" -- srun -n 4 ./app
+fi
+expect_fail 2 "--rankfile is for mpirun; with srun, --slurm-hostfile F [--map-cpu LIST]" \
+  "$run" --rankfile "$g" -- srun -n 4 ./app
+expect_fail 2 "--slurm-hostfile is for srun; with mpirun, --rankfile F" \
+  "$run" --slurm-hostfile "$g" -- mpirun -np 4 ./app
+expect_fail 2 "--map-cpu goes with --slurm-hostfile" "$run" --map-cpu 0,1 -- srun -n 4 ./app
+expect_fail 2 "--map-cpu wants CPU numbers separated by commas (0,1,2), not '0;1'" \
+  "$run" --slurm-hostfile "$g" --map-cpu '0;1' -- srun -n 4 ./app
+expect_fail 2 "--slurm-hostfile runs a mapping made earlier" \
+  "$run" --slurm-hostfile "$g" --graph "$g" -- srun -n 4 ./app
 expect_fail 2 "mpirun has no option '--bogus'" "$run" --graph "$g" -- mpirun --bogus 4 ./app
 expect_fail 2 "no application after the mpirun options" "$run" --graph "$g" -- mpirun -np 4
 expect_fail 2 "an MPMD command line (':')" "$run" --graph "$g" -- mpirun -np 2 ./a : -np 2 ./b
