@@ -14,6 +14,8 @@ esac
 # for the test of libcommprof's Fortran wrappers.
 # Tests: check (unit tests), metis (graphchk), scotch (gtst, gmap), hwloc tools.
 # Quickstart: python3-matplotlib, for topomap-plot's Pareto picture.
+# The emulated cluster's Slurm tests (tests/cluster_slurm.sh, topomap-cluster
+# up --slurm): slurm-wlm (slurmctld, slurmd, srun) and munge.
 PACKAGES=(
   build-essential autoconf automake libtool pkg-config
   openmpi-bin libopenmpi-dev gfortran
@@ -23,6 +25,7 @@ PACKAGES=(
   check libsubunit-dev
   scotch libscotch-dev
   python3 python3-matplotlib
+  slurm-wlm munge
 )
 
 missing=()

@@ -146,3 +146,13 @@ PIPELINE_TESTS = tests/pipeline_run.sh tests/pipeline_select.sh \
 	tests/pipeline_plot.sh
 TESTS += $(PIPELINE_TESTS)
 EXTRA_DIST += $(PIPELINE_TESTS) tests/pipeline_lib.sh
+
+# Slurm on the emulated cluster (topomap-cluster up --slurm): salloc +
+# mpirun with parmapper's rankfile, srun --distribution=arbitrary with its
+# Slurm hostfile, topomap-run -- srun; tests/mpi/affinity reports each
+# rank's host and CPUs from inside.  SKIP without root or without Slurm.
+check_PROGRAMS += tests/mpi/affinity
+tests_mpi_affinity_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+tests_mpi_affinity_LDADD = $(MPI_LIBS)
+TESTS += tests/cluster_slurm.sh
+EXTRA_DIST += tests/cluster_slurm.sh
