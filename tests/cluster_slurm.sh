@@ -4,7 +4,8 @@
 # four nodes, with and without parmapper's rankfile; srun --mpi=pmix
 # --distribution=arbitrary with parmapper's Slurm hostfile and
 # --cpu-bind=map_cpu; topomap-run -- srun; a Slurm hostfile naming a host
-# outside the cluster; a failed `up --slurm` leaving nothing behind.
+# outside the cluster; Slurm's topology on two levels (--leaves); a
+# failed `up --slurm` and a missing slurmctld leaving nothing behind.
 # Placement is checked from inside every rank (tests/mpi/affinity: host,
 # sched_getaffinity, SLURMD_NODENAME).  SKIP (77) without root or
 # namespaces (topomap-cluster exits 77) or without Slurm and munge.
@@ -200,6 +201,19 @@ arbitrary_hosts "$work/ksh.reversed" "$rkmap" > "$work/hosts"
 expect_lines "$work/hosts" > "$work/expect"
 expect_placement "topomap-run --slurm-hostfile (reversed)" "$work/expect"
 
+expect_ok "$cluster" --name "$name" down
+expect_gone "$name"
+
+# Two levels: Slurm reads the topology.conf that up writes.
+expect_ok "$cluster" --name "$name" up 4 --slots 2 --leaves 2 --slurm
+expect_ok in_cluster scontrol show topology
+expect_output "SwitchName=leaf0 Level=0 LinkSpeed=1 Nodes=node[0-1]"
+expect_output "SwitchName=leaf1 Level=0 LinkSpeed=1 Nodes=node[2-3]"
+expect_output "SwitchName=spine Level=1 LinkSpeed=1 Nodes=node[0-3] Switches=leaf[0-1]"
+expect_ok in_cluster srun -N4 -n8 --mpi=pmix "$affinity"
+for i in 0 1 2 3; do printf 'node%s %s\nnode%s %s\n' $i "$(cpus_of_core 0)" $i "$(cpus_of_core 1)"; done > "$work/block"
+expect_lines "$work/block" > "$work/expect"
+expect_placement "srun -N4 -n8 on two levels" "$work/expect"
 expect_ok "$cluster" --name "$name" down
 expect_gone "$name"
 
