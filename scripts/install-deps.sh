@@ -14,6 +14,7 @@ esac
 # for the test of libcommprof's Fortran wrappers.
 # Tests: check (unit tests), metis (graphchk), scotch (gtst, gmap), hwloc tools.
 # Quickstart: python3-matplotlib, for topomap-plot's Pareto picture.
+# The emulated cluster (topomap-cluster): ip and tc from iproute2.
 # The emulated cluster's Slurm tests (tests/cluster_slurm.sh, topomap-cluster
 # up --slurm): slurm-wlm (slurmctld, slurmd, srun) and munge.
 PACKAGES=(
@@ -25,6 +26,7 @@ PACKAGES=(
   check libsubunit-dev
   scotch libscotch-dev
   python3 python3-matplotlib
+  iproute2
   slurm-wlm munge
 )
 

@@ -147,6 +147,12 @@ PIPELINE_TESTS = tests/pipeline_run.sh tests/pipeline_select.sh \
 TESTS += $(PIPELINE_TESTS)
 EXTRA_DIST += $(PIPELINE_TESTS) tests/pipeline_lib.sh
 
+# The emulated cluster (scripts/topomap-cluster): a smoke test on 2 nodes
+# and its life cycle on 4; both skip (77) where namespaces cannot be made.
+CLUSTER_TESTS = tests/cluster_smoke.sh tests/cluster_lifecycle.sh
+TESTS += $(CLUSTER_TESTS)
+EXTRA_DIST += $(CLUSTER_TESTS) tests/cluster_lib.sh
+
 # Slurm on the emulated cluster (topomap-cluster up --slurm): salloc +
 # mpirun with parmapper's rankfile, srun --distribution=arbitrary with its
 # Slurm hostfile, topomap-run -- srun; tests/mpi/affinity reports each

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# cluster_lifecycle.sh: topomap-cluster on 4 nodes: bad command lines,
+# the links shaped at both ends (flat and two-level), rate, an up that
+# fails halfway, a down after a killed job; each time nothing is left
+# behind.  Skipped (77) where network namespaces cannot be made.
+. "$TOPOMAP_SRCDIR/tests/cluster_lib.sh"
+
+# Bad command lines are refused before anything is made.
+expect_fail 2 "the node count is 1 to 250, not '0'" cluster up 0
+expect_fail 2 "--rate wants a tc rate of at least 8kbit" cluster up 4 --rate fast
+expect_fail 2 "--leaves wants 2 to N (here 4) leaf switches, not '5'" cluster up 4 --leaves 5
+expect_fail 2 "--trunk-rate goes with --leaves" cluster up 4 --trunk-rate 10mbit
+expect_fail 2 "a cluster name is 1 to 12 lower-case letters" "$CLUSTER" --name 'a b' status
+expect_fail 1 "no cluster '$cluster_name' is up" cluster status
+expect_fail 1 "no cluster '$cluster_name' is up" on_cluster hostname
+
+# The egress qdisc of DEV in namespace NS, as "tbf rate R".
+qdisc() { ip netns exec "$1" tc qdisc show dev "$2" | awk '$2 == "tbf" { print $2, $7, $8 }'; }
+expect_qdisc() {
+  checks=$((checks + 1))
+  local got
+  got=$(qdisc "$1" "$2")
+  [ "$got" = "$3" ] || fail "$1 $2: '$got', expected '$3'"
+}
+
+# Flat: every node link shaped at both ends.
+cluster_up 4 --slots 2 --rate 100mbit
+for i in 0 1 2 3; do
+  expect_qdisc "$cluster_name-node$i" eth0 "tbf rate 100Mbit"
+  expect_qdisc "$cluster_name-net" "p$i" "tbf rate 100Mbit"
+done
+expect_ok cluster status
+expect_output "node3    10.213.0.4      sw      0"
+expect_fail 1 "cluster '$cluster_name' is already up" cluster up 4
+expect_ok cluster rate 20mbit
+expect_qdisc "$cluster_name-node2" eth0 "tbf rate 20Mbit"
+expect_qdisc "$cluster_name-net" p2 "tbf rate 20Mbit"
+expect_fail 2 "--trunk-rate: cluster '$cluster_name' has one level" cluster rate 20mbit --trunk-rate 1mbit
+expect_fail 1 "'node7' is not a node of cluster" cluster run --node node7 -- hostname
+
+# A job killed with its mpirun (SIGKILL) leaves its ranks running on the
+# nodes; down stops them.
+marker=$((600 + $$ % 1000)).25
+on_cluster mpirun -np 8 sleep "$marker" > /dev/null 2>&1 &
+job=$!
+for _ in $(seq 100); do
+  [ "$(pgrep -fc "^sleep $marker\$")" -ge 8 ] && break
+  sleep 0.1
+done
+checks=$((checks + 1))
+[ "$(pgrep -fc "^sleep $marker\$")" -eq 8 ] || fail "the job's 8 ranks did not start"
+pkill -KILL -P "$job" 2> /dev/null
+kill -KILL "$job" 2> /dev/null
+wait "$job" 2> /dev/null
+expect_ok cluster down
+checks=$((checks + 1))
+left=$(cluster_leftovers; pgrep -af "^sleep $marker\$")
+[ -z "$left" ] || fail "left behind after down: $left"
+
+# Two levels: 2 leaves of 2 nodes, trunks at a quarter of the node links,
+# and the topology.conf that says so.
+cluster_up 4 --slots 2 --rate 100mbit --leaves 2 --trunk-rate 25mbit
+expect_qdisc "$cluster_name-net" up0 "tbf rate 25Mbit"
+expect_qdisc "$cluster_name-net" down1 "tbf rate 25Mbit"
+expect_qdisc "$cluster_name-node3" eth0 "tbf rate 100Mbit"
+checks=$((checks + 1))
+printf '%s\n' 'SwitchName=leaf0 Nodes=node[0-1]' 'SwitchName=leaf1 Nodes=node[2-3]' \
+  'SwitchName=spine Switches=leaf[0-1]' > "$work/topology.expected"
+grep -v '^#' "$cluster_dir/topology.conf" | cmp -s - "$work/topology.expected" ||
+  fail "topology.conf: $(cat "$cluster_dir/topology.conf")"
+checks=$((checks + 1))
+[ "$(ip -n "$cluster_name-net" -o link show master leaf1 | grep -c ': p[0-9]')" -eq 2 ] ||
+  fail "leaf1 does not hold 2 node links"
+expect_ok cluster rate 50mbit --trunk-rate 10mbit
+expect_qdisc "$cluster_name-net" up1 "tbf rate 10Mbit"
+expect_qdisc "$cluster_name-node0" eth0 "tbf rate 50Mbit"
+expect_ok cluster down
+
+# An up that fails halfway (node2's namespace name is taken by someone
+# else) removes what it made and leaves the other's namespace alone.
+ip netns add "$cluster_name-node2"
+expect_fail 1 "up failed; removing what it made" cluster up 4
+checks=$((checks + 1))
+left=$(cluster_leftovers)
+[ "$left" = "namespace: $cluster_name-node2" ] || fail "after a failed up: '$left'"
+ip netns del "$cluster_name-node2"
+
+# A delay needs netem, which tbf cannot do: said plainly when missing.
+if unshare --net sh -c 'tc qdisc add dev lo root netem delay 1ms' 2> /dev/null; then
+  cluster_up 2 --rate 100mbit --delay 1ms
+  checks=$((checks + 1))
+  ip netns exec "$cluster_name-node0" tc qdisc show dev eth0 | grep -q netem || fail "no netem on node0"
+  expect_ok cluster down
+else
+  expect_fail 1 "this kernel does not have (sch_netem)" cluster up 2 --rate 100mbit --delay 1ms
+fi
+checks=$((checks + 1))
+left=$(cluster_leftovers)
+[ -z "$left" ] || fail "left behind at the end: $left"
+finish

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# cluster_smoke.sh: the emulated cluster in a minute: 2 nodes up, an MPI
+# job of 4 ranks across them, down, and nothing left behind.  Skipped
+# (77) with the reason where network namespaces cannot be made.
+. "$TOPOMAP_SRCDIR/tests/cluster_lib.sh"
+
+cluster_up 2 --slots 2 --rate 1gbit
+
+# Each node answers with its own hostname.
+expect_ok on_cluster hostname && expect_output node0
+expect_ok cluster run --node node1 -- hostname && expect_output node1
+
+# mpirun on node0 launches across the nodes: 2 ranks on each, by slot.
+expect_ok on_cluster mpirun -np 4 "$MPI_TESTS/whereami"
+sort "$work/out" | awk '{ print $1, $2, $3, $4 }' > "$work/where"
+printf '%s\n' 'rank 0 host node0' 'rank 1 host node0' 'rank 2 host node1' \
+  'rank 3 host node1' > "$work/expected"
+checks=$((checks + 1))
+cmp -s "$work/where" "$work/expected" || { fail "ranks not by slot over node0, node1:"; cat "$work/out"; }
+
+expect_ok cluster down
+checks=$((checks + 1))
+left=$(cluster_leftovers)
+[ -z "$left" ] || fail "left behind after down: $left"
+finish
