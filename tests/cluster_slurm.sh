@@ -16,11 +16,9 @@
 # files they write.
 TMPDIR=$(pwd -P)
 export TMPDIR
-. "$TOPOMAP_SRCDIR/tests/lib.sh"
+. "$TOPOMAP_SRCDIR/tests/cluster_lib.sh"
 
-cluster=$TOPOMAP_SRCDIR/scripts/topomap-cluster
 affinity=$MPI_TESTS/affinity
-state=${TOPOMAP_CLUSTER_STATE:-/run/topomap-cluster}
 for b in slurmctld slurmd munged srun salloc sinfo scontrol hwloc-calc; do
   command -v "$b" > /dev/null || finish_skipped "no $b here (Debian: slurm-wlm, munge, hwloc-nox)"
 done
@@ -29,37 +27,23 @@ done
 # it places the tasks but cannot bind them).
 [ "$(nproc)" -ge 2 ] || finish_skipped "needs 2 CPUs (Slurm binds each node's 2 tasks to CPUs of their own)"
 
-# A cluster of this run's own (names are at most 12 characters).
-name=slt$$
-down() { "$cluster" --name "$name" down > /dev/null 2>&1; }
-trap 'down; rm -rf "$work"' EXIT
+# The cluster (cluster_lib.sh: a name of this test's own, down at exit).
 trap 'exit 1' INT TERM HUP
-in_cluster() { "$cluster" --name "$name" run -- "$@"; }
-# Nothing of cluster N left: namespaces, state folder, processes.
+name=$cluster_name
+in_cluster() { on_cluster "$@"; }
+# Nothing of the cluster left: namespaces, mounts, state, processes.
 expect_gone() {
   checks=$((checks + 1))
-  local left
-  left=$(ip netns list | awk -v n="$1-" 'index($1, n) == 1 { print $1 }')
-  [ -z "$left" ] || fail "namespaces of cluster $1 left: $(echo $left)"
-  [ ! -e "$state/$1" ] || fail "$state/$1 left"
-  left=$(pgrep -f -- "$state/$1/" || true)
-  [ -z "$left" ] || fail "processes of cluster $1 left: $(ps -o pid=,args= -p "$(echo $left | tr ' ' ,)")"
+  cluster_leftovers > "$work/left"
+  [ ! -s "$work/left" ] || { fail "$1: left behind:"; sed 's/^/  /' "$work/left"; }
 }
 
 t0=$SECONDS
-"$cluster" --name "$name" up 4 --slots 2 --slurm > "$work/out" 2> "$work/err"
-rc=$?
-[ "$rc" -ne 77 ] || finish_skipped "topomap-cluster: $(tail -n 1 "$work/err")"
-checks=$((checks + 1))
-if [ "$rc" -ne 0 ]; then
-  fail "topomap-cluster up 4 --slots 2 --slurm: exit $rc"
-  sed 's/^/  stderr: /' "$work/err"
-  finish
-fi
+cluster_up 4 --slots 2 --slurm
 echo "up --slurm: $((SECONDS - t0)) s"
-conf=$state/$name/slurm/slurm.conf
+conf=$cluster_dir/slurm/slurm.conf
 
-expect_ok "$cluster" --name "$name" status
+expect_ok cluster status
 expect_output "slurm nodes: idle node[0-3]"
 expect_output "slurm: SLURM_CONF=$conf (controller ctl, 10.213.0.254)"
 checks=$((checks + 1))
@@ -73,7 +57,7 @@ for i in 0 1 2 3; do
   checks=$((checks + 1))
   [ "$(comms_in "$name-node$i")" = slurmd ] || fail "one slurmd should run in $name-node$i, not: $(comms_in "$name-node$i")"
 done
-expect_grep "AuthInfo=socket=$state/$name/slurm/munge/munge.socket" "$conf"
+expect_grep "AuthInfo=socket=$cluster_dir/slurm/munge/munge.socket" "$conf"
 
 # expect_lines FILE [MPIRUN-HOST]: the expected lines of affinity from
 # "HOST CPUS" lines (task t on line t), every rank started by its host's
@@ -201,11 +185,11 @@ arbitrary_hosts "$work/ksh.reversed" "$rkmap" > "$work/hosts"
 expect_lines "$work/hosts" > "$work/expect"
 expect_placement "topomap-run --slurm-hostfile (reversed)" "$work/expect"
 
-expect_ok "$cluster" --name "$name" down
-expect_gone "$name"
+expect_ok cluster down
+expect_gone "down"
 
 # Two levels: Slurm reads the topology.conf that up writes.
-expect_ok "$cluster" --name "$name" up 4 --slots 2 --leaves 2 --slurm
+expect_ok cluster up 4 --slots 2 --leaves 2 --slurm
 expect_ok in_cluster scontrol show topology
 expect_output "SwitchName=leaf0 Level=0 LinkSpeed=1 Nodes=node[0-1]"
 expect_output "SwitchName=leaf1 Level=0 LinkSpeed=1 Nodes=node[2-3]"
@@ -214,8 +198,8 @@ expect_ok in_cluster srun -N4 -n8 --mpi=pmix "$affinity"
 for i in 0 1 2 3; do printf 'node%s %s\nnode%s %s\n' $i "$(cpus_of_core 0)" $i "$(cpus_of_core 1)"; done > "$work/block"
 expect_lines "$work/block" > "$work/expect"
 expect_placement "srun -N4 -n8 on two levels" "$work/expect"
-expect_ok "$cluster" --name "$name" down
-expect_gone "$name"
+expect_ok cluster down
+expect_gone "down (two levels)"
 
 # A failed up --slurm (a slurmd that does not start) removes everything,
 # munged and slurmctld included; without slurmctld, nothing is made.
@@ -223,16 +207,16 @@ mkdir -p "$work/bin"
 printf '#!/bin/sh\nexit 1\n' > "$work/bin/slurmd"
 chmod +x "$work/bin/slurmd"
 expect_fail 1 "topomap-cluster: slurmd on node0 did not start" \
-  env PATH="$work/bin:$PATH" "$cluster" --name "$name" up 2 --slots 2 --slurm
+  env PATH="$work/bin:$PATH" "$CLUSTER" --name "$name" up 2 --slots 2 --slurm
 expect_grep "topomap-cluster: up failed; removing what it made" "$work/err"
-expect_gone "$name"
+expect_gone "up with a slurmd that fails"
 rm -f "$work/bin/slurmd"
 for f in /usr/sbin/* /usr/bin/* /sbin/* /bin/*; do
   case ${f##*/} in slurmctld) ;; *) [ -e "$work/bin/${f##*/}" ] || ln -s "$f" "$work/bin/"; esac
 done
 expect_fail 1 "topomap-cluster: --slurm needs slurmctld (Debian: apt-get install slurm-wlm munge)" \
-  env PATH="$work/bin" "$cluster" --name "$name" up 2 --slots 2 --slurm
-expect_gone "$name"
+  env PATH="$work/bin" "$CLUSTER" --name "$name" up 2 --slots 2 --slurm
+expect_gone "up without slurmctld"
 
 echo "cluster_slurm: $((SECONDS - t0)) s"
 finish
