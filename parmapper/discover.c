@@ -252,3 +252,19 @@ const pm_host *pm_hosts_find(const pm_hosts *h, const char *name)
             return &h->h[i];
     return NULL;
 }
+
+int pm_per_core(int given, int slots, int cores)
+{
+    if (given > 0)
+        return given;
+    if (cores <= 0 || slots <= cores)
+        return 1;
+    return (slots - 1) / cores + 1;
+}
+
+void pm_hosts_tasks_per_slot(pm_hosts *h, int given)
+{
+    for (int i = 0; i < h->n; i++)
+        h->h[i].tasks_per_slot =
+            pm_per_core(given, h->h[i].ranks, h->h[i].nusable);
+}

@@ -126,8 +126,16 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
     if (rc)
         return rc < 0 ? 0 : rc;
     rc = pm_discover(comm, &j->hosts, &err) ? 1 : 0;
-    if ((rc = pm_agree(comm, rc, &err)) ||
-        (rc = pm_share_machine(comm, &j->o, &j->hosts, &j->m)) ||
+    if ((rc = pm_agree(comm, rc, &err)))
+        return rc;
+    if (j->o.check_rankfile) {
+        if (rank == 0)
+            rc = pm_rankfile_check(j->o.check_rankfile, &j->hosts);
+        return pm_agree(comm, rc, NULL);
+    }
+    if (rank == 0)
+        pm_hosts_tasks_per_slot(&j->hosts, j->o.tasks_per_slot);
+    if ((rc = pm_share_machine(comm, &j->o, &j->hosts, &j->m)) ||
         (rc = pm_share_graph(comm, &j->o, j->m, &j->g)))
         return rc;
     if (rank == 0) {

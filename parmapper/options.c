@@ -11,6 +11,7 @@ static const char help[] =
     "           [--report FILE] [--hetero INPUT... --placement FILE]\n"
     "           [machine options] [graph options]\n"
     "       parmapper GRAPH --nodes N --slots S ...    (offline, one rank)\n"
+    "       mpirun --map-by ppr:1:node parmapper --check-rankfile FILE\n"
     "\n"
     "Map GRAPH's tasks onto the processors of this job (papers/001, 4.2):\n"
     "every rank runs GreedyMap configurations of the portfolio, again and\n"
@@ -18,6 +19,15 @@ static const char help[] =
     "front of average and maximum hop-bytes and writes the chosen mapping.\n"
     "Run it in the application's allocation, before the application, with\n"
     "as many ranks as the application will have (bound to cores).\n"
+    "\n"
+    "  --check-rankfile FILE\n"
+    "                       map nothing: check that every line of the Open\n"
+    "                       MPI rankfile FILE names a host of this job and\n"
+    "                       cores that host has (hwloc), and that no rank\n"
+    "                       appears twice; a message naming the line, exit\n"
+    "                       1, when not.  Run it with the application's\n"
+    "                       launcher options and one rank per node\n"
+    "                       (topomap-run --rankfile does)\n"
     "\n"
     "search:\n"
     "  --time SECONDS       time limit of the search (> 0)\n"
@@ -66,7 +76,12 @@ static const char help[] =
     "                       every host position of --network)\n"
     "  --slots S            offline: processors per node (default 1)\n"
     "  --hostfile FILE      offline: Open MPI hostfile (\"host slots=S\")\n"
-    "  --tasks-per-slot T   T tasks on each core (default 1)\n"
+    "  --tasks-per-slot T   T tasks on each core.  Default: in a job, per\n"
+    "                       host, its ranks / its usable cores rounded up\n"
+    "                       (1 when it has a core per rank); offline, 1, and\n"
+    "                       on a node that is a host of this job its slots\n"
+    "                       share its cores evenly (slots=S on C cores: S/C\n"
+    "                       rounded up per core)\n"
     "  --network SPEC       flat (default), torus:AxBx.., mesh:AxB..,\n"
     "                       fattree:FILE, dragonfly:G,R,N or graph:FILE\n"
     "  --positions FILE     where each host sits on the network\n"
@@ -79,7 +94,7 @@ static const char help[] =
 enum {
     OPT_TASKS_PER_SLOT = CMD_CODES_END, OPT_TIME, OPT_ROUNDS, OPT_FIRST,
     OPT_ALPHA, OPT_SELECT, OPT_RANKFILE, OPT_SLURM, OPT_MAPPING, OPT_REPORT,
-    OPT_HETERO, OPT_PLACEMENT
+    OPT_HETERO, OPT_PLACEMENT, OPT_CHECK_RANKFILE
 };
 
 static const struct option longopts[] = {
@@ -97,6 +112,7 @@ static const struct option longopts[] = {
     {"report", required_argument, NULL, OPT_REPORT},
     {"hetero", required_argument, NULL, OPT_HETERO},
     {"placement", required_argument, NULL, OPT_PLACEMENT},
+    {"check-rankfile", required_argument, NULL, OPT_CHECK_RANKFILE},
     HT_CLI_LONGOPTS,
     {NULL, 0, NULL, 0}};
 
@@ -148,6 +164,7 @@ static int parse_one(int c, const char *v, pm_options *o)
         o->hetero[o->nhetero++] = v;
         return 0;
     case OPT_PLACEMENT: o->placement = v; return 0;
+    case OPT_CHECK_RANKFILE: o->check_rankfile = v; return 0;
     default:
         k = ht_cli_option(&o->het, c, v);
         if (k > 0) /* getopt_long returns only the table's values */
@@ -173,12 +190,12 @@ int pm_parse(int argc, char **argv, pm_options *o)
 {
     memset(o, 0, sizeof *o);
     ht_cli_init(&o->het);
-    o->tasks_per_slot = 1;
     o->alpha = 1.05;
     opterr = 0;
     optind = 1;
-    int c;
+    int c, nopts = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        nopts++;
         if (c == 'h') {
             fputs(help, stdout);
             return -1;
@@ -190,6 +207,12 @@ int pm_parse(int argc, char **argv, pm_options *o)
             return cli_usage_error("unknown option '%s'", argv[optind - 1]);
         if (parse_one(c, optarg, o))
             return CLI_EXIT_USAGE;
+    }
+    if (o->check_rankfile) {
+        if (nopts > 1 || optind < argc)
+            return cli_usage_error("--check-rankfile FILE takes no task "
+                                   "graph and no other option");
+        return 0;
     }
     if (optind == argc)
         return cli_usage_error("no task graph given");

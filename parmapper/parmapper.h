@@ -32,7 +32,9 @@
 typedef struct pm_options {
     cmd_args a;          /* graph, machine and --seed, as greedymap's */
     int offline;         /* --nodes, --slots or --hostfile was given */
-    int tasks_per_slot;  /* --tasks-per-slot (1) */
+    int tasks_per_slot;  /* --tasks-per-slot; 0 when not given: per host,
+                          * pm_hosts_tasks_per_slot */
+    const char *check_rankfile; /* --check-rankfile FILE: only that */
     double time;         /* --time in seconds; 0: none (only with --rounds) */
     int rounds;          /* --rounds (--first: 1); 0: until the time */
     double alpha;        /* --alpha (1.05) */
@@ -60,6 +62,8 @@ typedef struct pm_host {
                       * bindings (a core counts when one of its PUs is in) */
     int *core;       /* their logical indexes, ascending (nusable) */
     int *pu;         /* every core's first PU, by OS index (cores) */
+    int tasks_per_slot; /* ranks per usable core in the machine
+                         * (pm_hosts_tasks_per_slot) */
 } pm_host;
 
 typedef struct pm_hosts {
@@ -74,6 +78,23 @@ int pm_discover(MPI_Comm comm, pm_hosts *out, tg_error *err);
 void pm_hosts_free(pm_hosts *h);
 /* The host called name, or NULL. */
 const pm_host *pm_hosts_find(const pm_hosts *h, const char *name);
+/* Rank 0, after pm_discover: every host's tasks per usable core, given
+ * (--tasks-per-slot T > 0) or, when given is 0, the fewest that give each
+ * of the host's ranks a slot: ceil(ranks on the host / usable cores), so
+ * that a job with more ranks than cores on a host needs no option and
+ * every slot of the rankfile is a core the host has. */
+void pm_hosts_tasks_per_slot(pm_hosts *h, int given);
+/* The tasks per core of a node with `slots` slots (a hostfile's slots=S)
+ * on a host with `cores` cores: given when > 0, else ceil(slots / cores)
+ * (1 when cores is 0, the host unknown).  Slot s is then core s / it. */
+int pm_per_core(int given, int slots, int cores);
+
+/* --check-rankfile (rankfile.c), rank 0 after pm_discover: every line of
+ * the Open MPI rankfile at path names a host of the job (by name, first
+ * label or +nK) and cores it has (logical, or SOCKET:CORES), no rank
+ * twice.  Prints a line on stdout and returns 0, or returns 1 after a
+ * message naming the file and line. */
+int pm_rankfile_check(const char *path, const pm_hosts *hosts);
 
 /* --------------------------------------------------------------- sharing */
 
@@ -107,11 +128,13 @@ typedef struct pm_slots {
 } pm_slots;
 
 /* Check every slot of m against the hosts' hwloc topologies (rank 0) and
- * fill s.  Discovered machines: slot s of a host is its (s / tasks per
- * slot)-th usable core.  Offline machines: slot s is core s / tasks per
- * slot of the node, checked when the node is a host of the job (a core
- * that the host does not have is an error naming host and core); PU =
- * core index when the host is not known.  Returns the exit code. */
+ * fill s.  Discovered machines: slot s of a host is its (s / its tasks
+ * per slot)-th usable core.  Offline machines: on a node that is a host
+ * of the job, slot s of S is core s / pm_per_core(--tasks-per-slot, S,
+ * the host's cores), checked (with --tasks-per-slot, a core that the host
+ * does not have is an error naming host and core); on any other node core
+ * s / --tasks-per-slot (1 when not given), PU = core index.  Returns the
+ * exit code. */
 int pm_slots_make(const pm_options *o, const gm_machine *m,
                   const pm_hosts *hosts, pm_slots *s);
 void pm_slots_free(pm_slots *s);

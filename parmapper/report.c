@@ -60,10 +60,11 @@ static json_t *hosts(const pm_hosts *h)
         for (int k = 0; cores && k < h->h[i].nusable; k++)
             json_array_append_new(cores, json_integer(h->h[i].core[k]));
         json_array_append_new(
-            a, json_pack("{s:s, s:i, s:i, s:i, s:o}", "name", h->h[i].name,
-                         "cores", h->h[i].cores, "packages",
+            a, json_pack("{s:s, s:i, s:i, s:i, s:o, s:i}", "name",
+                         h->h[i].name, "cores", h->h[i].cores, "packages",
                          h->h[i].packages, "ranks", h->h[i].ranks,
-                         "cores_used", cores ? cores : json_null()));
+                         "cores_used", cores ? cores : json_null(),
+                         "tasks_per_slot", h->h[i].tasks_per_slot));
     }
     return a ? a : json_null();
 }
@@ -74,10 +75,11 @@ static json_t *machine(const pm_report_input *in)
     const char *source = !o->offline ? "job" : o->a.hostfile ? "hostfile"
                                                               : "nodes";
     return json_pack(
-        "{s:s, s:i, s:I, s:i, s:s, s:o, s:o, s:o}", "source", source, "nodes",
+        "{s:s, s:i, s:I, s:o, s:s, s:o, s:o, s:o}", "source", source, "nodes",
         gm_machine_nodes(in->m), "slots",
         (json_int_t)gm_machine_total_slots(in->m), "tasks_per_slot",
-        o->tasks_per_slot, "network", o->a.network ? o->a.network : "flat",
+        o->tasks_per_slot ? json_integer(o->tasks_per_slot) : json_null(),
+        "network", o->a.network ? o->a.network : "flat",
         "positions", jstr(o->a.positions), "node_topology",
         jstr(o->a.node_topology), "hosts",
         o->offline ? json_array() : hosts(in->hosts));

@@ -61,8 +61,10 @@ static int desc_alloc(nodes_desc *d, tg_error *err)
     return 0;
 }
 
-/* Rank 0: the nodes of the options (offline) or of the hosts, each
- * node's slots x tasks_per_slot.  Returns an exit code (printed). */
+/* Rank 0: the nodes of the options (offline: each node's slots x
+ * --tasks-per-slot, when given) or of the hosts (each host's usable cores
+ * x its tasks per slot, pm_hosts_tasks_per_slot).  Returns an exit code
+ * (printed). */
 static int desc_make(const pm_options *o, const pm_hosts *hosts,
                      nodes_desc *d)
 {
@@ -84,13 +86,14 @@ static int desc_make(const pm_options *o, const pm_hosts *hosts,
     for (int i = 0; i < d->n && !rc; i++) {
         const char *name = m0 ? gm_machine_hostname(m0, i) : hosts->h[i].name;
         int64_t slots = m0 ? gm_machine_slots(m0, i) : hosts->h[i].nusable;
-        slots *= o->tasks_per_slot;
+        int per = m0 ? (o->tasks_per_slot ? o->tasks_per_slot : 1)
+                     : hosts->h[i].tasks_per_slot;
+        slots *= per;
         if (slots > INT_MAX)
             rc = tg_error_set(&err, TG_EOVERFLOW, NULL, 0,
                               "%s: %lld slots x %d tasks per slot do not "
                               "fit in an int",
-                              name, (long long)(slots / o->tasks_per_slot),
-                              o->tasks_per_slot);
+                              name, (long long)(slots / per), per);
         strcpy(d->names + at, name);
         at += (int64_t)strlen(name) + 1;
         d->slots[i] = (int)slots;

@@ -10,25 +10,31 @@
 
 #include "parmapper.h"
 
-/* The core and the first PU of slot s of node `name`; returns 0 or a
- * TG_E* code with err. */
+/* The core and the first PU of slot s of node `name`, which has `slots`
+ * slots; returns 0 or a TG_E* code with err. */
 static int locate(const pm_options *o, const char *name, int node, int s,
-                  const pm_hosts *hosts, int *core, int *pu, tg_error *err)
+                  int slots, const pm_hosts *hosts, int *core, int *pu,
+                  tg_error *err)
 {
-    int c = s / o->tasks_per_slot;
     if (!o->offline) {
-        /* Discovered: the nodes are the hosts, in order. */
+        /* Discovered: the nodes are the hosts, in order, each with its
+         * usable cores x its tasks per slot. */
         const pm_host *h = &hosts->h[node];
-        *core = h->core[c];
+        *core = h->core[s / h->tasks_per_slot];
         *pu = h->pu[*core];
         return 0;
     }
     const pm_host *h = pm_hosts_find(hosts, name);
     if (!h) {
-        /* Not a host of this job: nothing to check against. */
-        *core = *pu = c;
+        /* Not a host of this job: nothing to check against, slot s is
+         * core s / --tasks-per-slot (parmapper --check-rankfile checks
+         * the rankfile at launch). */
+        *core = *pu = s / (o->tasks_per_slot ? o->tasks_per_slot : 1);
         return 0;
     }
+    /* A host of this job: without --tasks-per-slot its slots share its
+     * cores evenly, so every slot is a core it has. */
+    int c = s / pm_per_core(o->tasks_per_slot, slots, h->cores);
     if (c >= h->cores)
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "host %s has %d cores (hwloc), so its slot %d "
@@ -58,7 +64,7 @@ int pm_slots_make(const pm_options *o, const gm_machine *m,
             break;
         }
         for (int j = 0; j < k && !rc; j++)
-            rc = locate(o, gm_machine_hostname(m, i), i, j, hosts,
+            rc = locate(o, gm_machine_hostname(m, i), i, j, k, hosts,
                         &s->core[i][j], &s->cpu[i][j], &err);
     }
     return rc ? cli_fail(&err) : 0;

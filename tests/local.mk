@@ -147,9 +147,12 @@ PIPELINE_TESTS = tests/pipeline_run.sh tests/pipeline_select.sh \
 TESTS += $(PIPELINE_TESTS)
 EXTRA_DIST += $(PIPELINE_TESTS) tests/pipeline_lib.sh
 
-# The emulated cluster (scripts/topomap-cluster): a smoke test on 2 nodes
-# and its life cycle on 4; both skip (77) where namespaces cannot be made.
-CLUSTER_TESTS = tests/cluster_smoke.sh tests/cluster_lifecycle.sh
+# The emulated cluster (scripts/topomap-cluster): a smoke test on 2 nodes,
+# its life cycle on 4, and the pipeline across 4 hosts (profile, parmapper
+# and its rankfile, topomap-run, topomap-select-graph); all skip (77) where
+# namespaces cannot be made.
+CLUSTER_TESTS = tests/cluster_smoke.sh tests/cluster_lifecycle.sh \
+	tests/cluster_pipeline.sh
 TESTS += $(CLUSTER_TESTS)
 EXTRA_DIST += $(CLUSTER_TESTS) tests/cluster_lib.sh
 

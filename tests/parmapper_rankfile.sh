@@ -3,8 +3,12 @@
 # its ranks may use, and the rankfile it writes launches
 # tests/mpi/whereami with every rank bound to the core its line names
 # (Open MPI reads slot=N as logical core N).  With --tasks-per-slot 2 two
-# ranks share each core.  An offline hostfile that gives this host more
-# slots than it has cores is refused before anything runs.
+# ranks share each core, and so they do without it when 4 ranks run on 2
+# cores.  An offline hostfile that gives this host more slots than it has
+# cores shares its cores among them, and is refused with --tasks-per-slot 1
+# before anything runs.  --check-rankfile takes parmapper's rankfiles and
+# refuses, naming the line, a host not in the job, a core or socket the
+# host lacks, a rank given twice and a line it cannot read.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
 host=$(hostname)
 
@@ -26,16 +30,76 @@ expect_ok mpirun -np 4 --rankfile "$work/rf4" "$MPI_TESTS/whereami"
 cp "$work/out" "$work/where4"
 expect_ok $check bound "$work/rf4" "$work/where4"
 
+# Four ranks on the two cores without --tasks-per-slot: 2 per core, found
+# from the ranks and usable cores of the host; the report says so.
+expect_ok pm 4 "$work/four.tg.json" --first --rankfile "$work/rf4d" --report "$work/r4d.json"
+checks=$((checks + 1))
+[ "$(grep -c 'slot=0$' "$work/rf4d")" -eq 2 ] && [ "$(grep -c 'slot=1$' "$work/rf4d")" -eq 2 ] ||
+  fail "expected two ranks on each core without --tasks-per-slot: $(cat "$work/rf4d")"
+checks=$((checks + 1))
+got=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['machine']; h=m['hosts'][0]
+print(m['slots'], m['tasks_per_slot'], h['ranks'], h['cores_used'], h['tasks_per_slot'])" "$work/r4d.json")
+[ "$got" = "4 None 4 [0, 1] 2" ] || fail "report of 4 ranks on 2 cores: $got"
+expect_ok mpirun -np 4 --rankfile "$work/rf4d" "$MPI_TESTS/whereami"
+cp "$work/out" "$work/where4d"
+expect_ok $check bound "$work/rf4d" "$work/where4d"
+
 # More tasks than the two slots: both numbers.
 expect_fail 1 "4 tasks, but the machine has only 2 slots" \
   pm 2 "$work/four.tg.json" --first --rankfile "$work/bad"
 expect_no_file "$work/bad"
 
-# Offline, naming this host with a slot it does not have.
+# Offline, naming this host with more slots than cores: without
+# --tasks-per-slot they share its cores (2 a core); with --tasks-per-slot
+# 1 the slot beyond them is refused.
 cores=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['machine']['hosts'][0]['cores'])" "$work/r.json")
 echo "$host slots=$((cores + 1))" > "$work/hostfile"
 expect_ok "$TASKGRAPH" gen stencil --dims $((cores + 1)) -o "$work/more.tg.json"
+expect_ok "$PARMAPPER" "$work/more.tg.json" --hostfile "$work/hostfile" --first \
+  --mapping "$work/more.map" --rankfile "$work/more.rf"
+checks=$((checks + 1))
+want=$(awk '!/^#/ { print "rank " $1 "=" $2 " slot=" int($3 / 2) }' "$work/more.map")
+[ "$(sort "$work/more.rf")" = "$(sort <<< "$want")" ] ||
+  fail "offline slots not 2 a core: $(cat "$work/more.rf") for $(cat "$work/more.map")"
 expect_fail 1 "host $host has $cores cores (hwloc), so its slot $cores (core $cores) does not exist there" \
-  "$PARMAPPER" "$work/more.tg.json" --hostfile "$work/hostfile" --first --rankfile "$work/bad"
+  "$PARMAPPER" "$work/more.tg.json" --hostfile "$work/hostfile" --tasks-per-slot 1 --first \
+  --rankfile "$work/bad"
 expect_no_file "$work/bad"
+
+# --check-rankfile on this host (one rank; two ranks find the same host).
+expect_ok pm 1 --check-rankfile "$work/rf4d"
+expect_output "$work/rf4d: 4 ranks on 1 of the job's 1 hosts, every host and core there"
+expect_ok pm 2 --check-rankfile "$work/more.rf"
+expect_output "$work/more.rf: $((cores + 1)) ranks on 1 of the job's 1 hosts, every host and core there"
+printf '# by hand\nrank 1=%s slot=0-%d\n\nrank 0 = %s slot = 0:0\n' "$host" $((cores - 1)) "$host" \
+  > "$work/hand.rf"
+expect_ok pm 1 --check-rankfile "$work/hand.rf"
+expect_output "$work/hand.rf: 2 ranks on 1 of the job's 1 hosts, every host and core there"
+printf 'rank 0=%s slot=0\nrank 1=nosuchhost slot=0\n' "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:2: rank 1: host nosuchhost is not a host of this job (its hosts: $host)" \
+  pm 1 --check-rankfile "$work/bad.rf"
+printf 'rank 0=%s slot=0\nrank 1=%s slot=0,%d\n' "$host" "$host" "$cores" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:2: slot=0,$cores: host $host has $cores cores (hwloc, logical 0-$((cores - 1))), so core $cores does not exist there" \
+  pm 1 --check-rankfile "$work/bad.rf"
+printf 'rank 0=%s slot=1:0\n' "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:1: slot=1:0: host $host has 1 socket(s) (hwloc), so socket 1 does not exist there" \
+  pm 1 --check-rankfile "$work/bad.rf"
+printf 'rank 0=%s slot=0\nrank 0=%s slot=0\n' "$host" "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:2: rank 0 again (already on line 1)" \
+  pm 1 --check-rankfile "$work/bad.rf"
+printf 'rank 0=%s slot=0\nrank 1=%s\n' "$host" "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:2: expected 'rank N=HOST slot=CORES', not 'rank 1=$host'" \
+  pm 1 --check-rankfile "$work/bad.rf"
+printf 'rank 0=%s slot=x\n' "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:1: slot=x: cannot read 'x' (cores: 2, 0-3 or SOCKET:CORES such as 1:0-2)" \
+  pm 1 --check-rankfile "$work/bad.rf"
+: > "$work/empty.rf"
+expect_fail 1 "parmapper: $work/empty.rf: no 'rank N=HOST slot=CORES' line" \
+  pm 1 --check-rankfile "$work/empty.rf"
+expect_fail 1 "parmapper: $work/none.rf: cannot open it: No such file or directory" \
+  pm 1 --check-rankfile "$work/none.rf"
+expect_fail 2 "--check-rankfile FILE takes no task graph and no other option" \
+  pm 1 --check-rankfile "$work/rf4d" "$work/four.tg.json"
+expect_fail 2 "--check-rankfile FILE takes no task graph and no other option" \
+  pm 1 --check-rankfile "$work/rf4d" --time 1
 finish

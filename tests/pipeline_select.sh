@@ -7,11 +7,10 @@
 # of the application with its exit status and no best; bad usage fails.
 . "$TOPOMAP_SRCDIR/tests/pipeline_lib.sh"
 sel=$TOPOMAP_SELECT_GRAPH
-share() { echo "--parmapper=--tasks-per-slot=$(per_slot "$1")"; }
 
 d=$work/sel
 expect_ok "$sel" --profile "$TOPOMAP_DATA/build_minshare.json" --repeat 1 --time 0.2 \
-  "$(share 8)" -o "$d" -- mpirun -np 8 true
+  -o "$d" -- mpirun -np 8 true
 checks=$((checks + 1))
 [ "$(awk 'NR > 1 && !/^best:/ { print $1 }' "$work/out" | tr '\n' ' ')" = "p2p alltoallv sum wsum " ] ||
   { fail "one row per graph:"; cat "$work/out"; }
@@ -29,7 +28,7 @@ expect_grep "topomap-select-graph: graph wsum: run 1: " "$work/err"
 # One critical type: one graph; a failing run ends the selection.
 d=$work/fail
 expect_fail 4 "topomap-select-graph: graph p2p: run 1 failed (exit status 4)" \
-  "$sel" --profile "$TOPOMAP_DATA/build_p2p.json" --repeat 2 --time 0.2 "$(share 4)" \
+  "$sel" --profile "$TOPOMAP_DATA/build_p2p.json" --repeat 2 --time 0.2 \
   -o "$d" -- mpirun -np 4 sh -c 'exit 4'
 expect_no_file "$d/best"
 expect_no_file "$d/sum"

@@ -1,9 +1,13 @@
 /* whereami.c: every rank prints where it is bound, for the rankfile tests
- * of parmapper: "rank R host H cores C,..." with the logical indexes of
- * the cores whose PUs are all in the rank's binding (hwloc_get_cpubind),
- * "cores -" when it is bound to no whole core.  Lines go through rank 0
- * in rank order. */
+ * of parmapper: "rank R host H cores C,..." with H from
+ * MPI_Get_processor_name and the logical indexes of the cores whose PUs
+ * are all in the rank's binding (hwloc_get_cpubind), "cores -" when it is
+ * bound to no whole core.  With --cpus the line goes on with " cpus
+ * P,...", the OS's CPU numbers of sched_getaffinity, a check that does not
+ * go through hwloc.  Lines go through rank 0 in rank order. */
+#define _GNU_SOURCE
 #include <hwloc.h>
+#include <sched.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +42,21 @@ int main(int argc, char **argv)
                            any++ ? "," : "", c);
     }
     if (!any)
-        snprintf(line + at, (size_t)(LINE - at), "-");
+        at += snprintf(line + at, (size_t)(LINE - at), "-");
+    if (argc > 1 && !strcmp(argv[1], "--cpus")) {
+        cpu_set_t cpus;
+        CPU_ZERO(&cpus);
+        at += snprintf(line + at, (size_t)(LINE - at), " cpus ");
+        if (sched_getaffinity(0, sizeof cpus, &cpus)) {
+            snprintf(line + at, (size_t)(LINE - at), "?");
+        } else {
+            any = 0;
+            for (int c = 0; c < CPU_SETSIZE && at < LINE - 16; c++)
+                if (CPU_ISSET(c, &cpus))
+                    at += snprintf(line + at, (size_t)(LINE - at), "%s%d",
+                                   any++ ? "," : "", c);
+        }
+    }
     hwloc_bitmap_free(set);
     hwloc_topology_destroy(topo);
 
