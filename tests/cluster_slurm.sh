@@ -6,8 +6,8 @@
 # --cpu-bind=map_cpu; topomap-run -- srun; a Slurm hostfile naming a host
 # outside the cluster; Slurm's topology on two levels (--leaves); a
 # failed `up --slurm` and a missing slurmctld leaving nothing behind.
-# Placement is checked from inside every rank (tests/mpi/affinity: host,
-# sched_getaffinity, SLURMD_NODENAME).  SKIP (77) without root or
+# Placement is checked from inside every rank (tests/mpi/whereami --cpus
+# --slurmd: host, sched_getaffinity, SLURMD_NODENAME).  SKIP (77) without root or
 # namespaces (topomap-cluster exits 77) or without Slurm and munge.
 #
 # The work folder is under the current one, not /tmp: under Slurm, a
@@ -18,7 +18,7 @@ TMPDIR=$(pwd -P)
 export TMPDIR
 . "$TOPOMAP_SRCDIR/tests/cluster_lib.sh"
 
-affinity=$MPI_TESTS/affinity
+affinity=("$MPI_TESTS/whereami" --cpus --slurmd)
 for b in slurmctld slurmd munged srun salloc sinfo scontrol hwloc-calc; do
   command -v "$b" > /dev/null || finish_skipped "no $b here (Debian: slurm-wlm, munge, hwloc-nox)"
 done
@@ -59,7 +59,8 @@ for i in 0 1 2 3; do
 done
 expect_grep "AuthInfo=socket=$cluster_dir/slurm/munge/munge.socket" "$conf"
 
-# expect_lines FILE [MPIRUN-HOST]: the expected lines of affinity from
+# expect_lines FILE [MPIRUN-HOST]: the expected lines of whereami (without
+# its hwloc cores, which the CPUs say again) from
 # "HOST CPUS" lines (task t on line t), every rank started by its host's
 # slurmd, except those on MPIRUN-HOST, which mpirun starts itself.
 expect_lines() {
@@ -68,6 +69,7 @@ expect_lines() {
 # expect_placement WHAT EXPECTED: the last command's stdout is EXPECTED.
 expect_placement() {
   checks=$((checks + 1))
+  sed -i 's/ cores [^ ]*//' "$work/out"
   diff "$2" "$work/out" > "$work/diff" || { fail "$1: placement (- expected, + ranks):"; sed 's/^/  /' "$work/diff"; }
 }
 # The CPUs (OS numbers) of logical core S of this machine, as Open MPI's
@@ -78,7 +80,7 @@ cpus_of_core() { hwloc-calc --physical-output --intersect pu "core:$1"; }
 # each node but node0, where salloc and mpirun run: SLURMD_NODENAME set
 # there; the cluster's ssh-like agent is made to fail so that only Slurm
 # can launch), Open MPI's default by-slot mapping.
-expect_ok in_cluster env OMPI_MCA_plm_rsh_agent=false salloc -N4 -n8 mpirun "$affinity"
+expect_ok in_cluster env OMPI_MCA_plm_rsh_agent=false salloc -N4 -n8 mpirun "${affinity[@]}"
 for i in 0 1 2 3; do printf 'node%s %s\nnode%s %s\n' $i "$(cpus_of_core 0)" $i "$(cpus_of_core 1)"; done > "$work/block"
 expect_lines "$work/block" node0 > "$work/expect"
 expect_placement "salloc -N4 -n8 mpirun" "$work/expect"
@@ -114,7 +116,7 @@ for variant in chosen reversed; do
   rankfile_hosts "$work/rf.run" > "$work/hosts"
   checks=$((checks + 1))
   [ "$(wc -l < "$work/hosts")" -eq 8 ] || fail "$variant rankfile: 8 ranks expected"
-  expect_ok in_cluster salloc -N4 -n8 mpirun -np 8 --rankfile "$work/rf.run" "$affinity"
+  expect_ok in_cluster salloc -N4 -n8 mpirun -np 8 --rankfile "$work/rf.run" "${affinity[@]}"
   expect_lines "$work/hosts" node0 > "$work/expect"
   expect_placement "salloc mpirun --rankfile ($variant)" "$work/expect"
 done
@@ -135,7 +137,7 @@ for variant in chosen reversed; do
   f=$work/sh l=$map
   [ "$variant" = chosen ] || { f=$work/sh.reversed; l=$rmap; }
   expect_ok in_cluster env SLURM_HOSTFILE="$f" srun -n8 --mpi=pmix --distribution=arbitrary \
-    --cpu-bind=map_cpu:"$l" "$affinity"
+    --cpu-bind=map_cpu:"$l" "${affinity[@]}"
   arbitrary_hosts "$f" "$l" > "$work/hosts"
   expect_lines "$work/hosts" > "$work/expect"
   expect_placement "srun --distribution=arbitrary --cpu-bind=map_cpu:$l ($variant)" "$work/expect"
@@ -145,24 +147,24 @@ done
 # without naming it; topomap-run names it.
 printf 'node0\nnode9\n' > "$work/bad"
 expect_fail 1 "srun: error: Unable to allocate resources: Invalid node name specified" \
-  in_cluster env SLURM_HOSTFILE="$work/bad" srun -n2 --distribution=arbitrary "$affinity"
+  in_cluster env SLURM_HOSTFILE="$work/bad" srun -n2 --distribution=arbitrary "${affinity[@]}"
 expect_fail 1 "topomap-run: $work/bad: host 'node9' is not a node of this Slurm cluster (sinfo: node0 node1 node2 node3)" \
-  in_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/bad" -- srun -n2 "$affinity"
+  in_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/bad" -- srun -n2 "${affinity[@]}"
 printf 'node[0-1]\nnode7\n' > "$work/bad"
 expect_fail 1 "topomap-run: $work/bad: host 'node7' is not a node of this Slurm cluster" \
-  in_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/bad" -- srun -n3 "$affinity"
+  in_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/bad" -- srun -n3 "${affinity[@]}"
 
 # topomap-run -- srun: parmapper with the same srun arguments, the
 # application with its Slurm hostfile and CPU list (the user's -m and
 # --cpu-bind left out).
 expect_ok in_cluster "$TOPOMAP_RUN" --graph "$g" --time 1 --keep "$work/keep" \
-  -- srun -N4 -n8 --mpi=pmix -m block --cpu-bind=cores "$affinity"
+  -- srun -N4 -n8 --mpi=pmix -m block --cpu-bind=cores "${affinity[@]}"
 cp "$work/out" "$work/run.out"
 expect_grep "topomap-run: leaving '-m block' out of the application's run" "$work/err"
 expect_grep "topomap-run: leaving '--cpu-bind=cores' out of the application's run" "$work/err"
 expect_grep "--slurm-hostfile $work/keep/slurm-hostfile" "$work/err"
 kmap=$(python3 -c 'import json, sys; print(",".join(map(str, json.load(open(sys.argv[1]))["slurm_map_cpu"])))' "$work/keep/report.json")
-expect_grep "topomap-run: running: env SLURM_HOSTFILE=$work/keep/slurm-hostfile srun --distribution=arbitrary --cpu-bind=map_cpu:${kmap//,/\\,} -N4 -n8 --mpi=pmix $affinity" "$work/err"
+expect_grep "topomap-run: running: env SLURM_HOSTFILE=$work/keep/slurm-hostfile srun --distribution=arbitrary --cpu-bind=map_cpu:${kmap//,/\\,} -N4 -n8 --mpi=pmix ${affinity[*]}" "$work/err"
 arbitrary_hosts "$work/keep/slurm-hostfile" "$kmap" > "$work/hosts"
 expect_lines "$work/hosts" > "$work/expect"
 cp "$work/run.out" "$work/out"
@@ -172,7 +174,7 @@ checks=$((checks + 1))
   fail "topomap-run's Slurm hostfile should use the 4 nodes"
 # Its temporary folder (no --keep) is made in the current folder and removed.
 expect_ok in_cluster sh -c 'cd "$1" && shift && exec "$@"' sh "$work" \
-  "$TOPOMAP_RUN" --graph "$g" --time 1 -- srun -N4 -n8 "$affinity"
+  "$TOPOMAP_RUN" --graph "$g" --time 1 -- srun -N4 -n8 "${affinity[@]}"
 expect_grep "--rankfile $work/.topomap-run." "$work/err"
 checks=$((checks + 1))
 [ -z "$(find "$work" -maxdepth 1 -name '.topomap-run.*')" ] || fail "topomap-run left its folder in $work"
@@ -180,7 +182,7 @@ checks=$((checks + 1))
 tac "$work/keep/slurm-hostfile" > "$work/ksh.reversed"
 rkmap=$(tr , '\n' <<< "$kmap" | tac | paste -sd ,)
 expect_ok in_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/ksh.reversed" --map-cpu "$rkmap" \
-  -- srun -n8 --mpi=pmix "$affinity"
+  -- srun -n8 --mpi=pmix "${affinity[@]}"
 arbitrary_hosts "$work/ksh.reversed" "$rkmap" > "$work/hosts"
 expect_lines "$work/hosts" > "$work/expect"
 expect_placement "topomap-run --slurm-hostfile (reversed)" "$work/expect"
@@ -194,7 +196,7 @@ expect_ok in_cluster scontrol show topology
 expect_output "SwitchName=leaf0 Level=0 LinkSpeed=1 Nodes=node[0-1]"
 expect_output "SwitchName=leaf1 Level=0 LinkSpeed=1 Nodes=node[2-3]"
 expect_output "SwitchName=spine Level=1 LinkSpeed=1 Nodes=node[0-3] Switches=leaf[0-1]"
-expect_ok in_cluster srun -N4 -n8 --mpi=pmix "$affinity"
+expect_ok in_cluster srun -N4 -n8 --mpi=pmix "${affinity[@]}"
 for i in 0 1 2 3; do printf 'node%s %s\nnode%s %s\n' $i "$(cpus_of_core 0)" $i "$(cpus_of_core 1)"; done > "$work/block"
 expect_lines "$work/block" > "$work/expect"
 expect_placement "srun -N4 -n8 on two levels" "$work/expect"

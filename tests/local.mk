@@ -158,10 +158,8 @@ EXTRA_DIST += $(CLUSTER_TESTS) tests/cluster_lib.sh
 
 # Slurm on the emulated cluster (topomap-cluster up --slurm): salloc +
 # mpirun with parmapper's rankfile, srun --distribution=arbitrary with its
-# Slurm hostfile, topomap-run -- srun; tests/mpi/affinity reports each
-# rank's host and CPUs from inside.  SKIP without root or without Slurm.
-check_PROGRAMS += tests/mpi/affinity
-tests_mpi_affinity_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
-tests_mpi_affinity_LDADD = $(MPI_LIBS)
+# Slurm hostfile, topomap-run -- srun; tests/mpi/whereami --cpus --slurmd
+# reports each rank's host, CPUs and slurmd from inside.  SKIP without
+# root or without Slurm.
 TESTS += tests/cluster_slurm.sh
 EXTRA_DIST += tests/cluster_slurm.sh

@@ -4,12 +4,15 @@
  * are all in the rank's binding (hwloc_get_cpubind), "cores -" when it is
  * bound to no whole core.  With --cpus the line goes on with " cpus
  * P,...", the OS's CPU numbers of sched_getaffinity, a check that does not
- * go through hwloc.  Lines go through rank 0 in rank order. */
+ * go through hwloc; with --slurmd, " slurmd S", S the node whose slurmd
+ * started the rank or its daemon (SLURMD_NODENAME), "-" when none did.
+ * Lines go through rank 0 in rank order. */
 #define _GNU_SOURCE
 #include <hwloc.h>
 #include <sched.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LINE 4096
@@ -34,7 +37,7 @@ int main(int argc, char **argv)
     int at = snprintf(line, LINE, "rank %d host %s cores ", rank, host);
     int any = 0;
     int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-    for (int c = 0; c < cores && at < LINE - 16; c++) {
+    for (int c = 0; c < cores && at < LINE - 256; c++) {
         hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE,
                                                  (unsigned)c);
         if (hwloc_bitmap_isincluded(core->cpuset, set))
@@ -43,7 +46,12 @@ int main(int argc, char **argv)
     }
     if (!any)
         at += snprintf(line + at, (size_t)(LINE - at), "-");
-    if (argc > 1 && !strcmp(argv[1], "--cpus")) {
+    int want_cpus = 0, want_slurmd = 0;
+    for (int i = 1; i < argc; i++) {
+        want_cpus |= !strcmp(argv[i], "--cpus");
+        want_slurmd |= !strcmp(argv[i], "--slurmd");
+    }
+    if (want_cpus) {
         cpu_set_t cpus;
         CPU_ZERO(&cpus);
         at += snprintf(line + at, (size_t)(LINE - at), " cpus ");
@@ -51,11 +59,16 @@ int main(int argc, char **argv)
             snprintf(line + at, (size_t)(LINE - at), "?");
         } else {
             any = 0;
-            for (int c = 0; c < CPU_SETSIZE && at < LINE - 16; c++)
+            for (int c = 0; c < CPU_SETSIZE && at < LINE - 256; c++)
                 if (CPU_ISSET(c, &cpus))
                     at += snprintf(line + at, (size_t)(LINE - at), "%s%d",
                                    any++ ? "," : "", c);
         }
+    }
+    if (want_slurmd) {
+        const char *slurmd = getenv("SLURMD_NODENAME");
+        snprintf(line + at, (size_t)(LINE - at), " slurmd %.200s",
+                 slurmd && *slurmd ? slurmd : "-");
     }
     hwloc_bitmap_free(set);
     hwloc_topology_destroy(topo);
