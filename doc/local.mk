@@ -6,3 +6,4 @@ dist_man_MANS += doc/topomap-place.1 doc/topomap-exec.1 doc/memprobe.1
 dist_man_MANS += doc/topomap-plot.1
 dist_man_MANS += doc/topomap-run.1 doc/topomap-select-graph.1 doc/parmapper.1
 dist_man_MANS += doc/topomap-cluster.1
+EXTRA_DIST += doc/DESIGN.md
