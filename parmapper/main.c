@@ -116,6 +116,24 @@ static int finish(job *j, int nranks)
     return 0;
 }
 
+/* In the job's own machine the mapping is for a job of this size: a rank
+ * without a task would have no line in the rankfile, which mpirun then
+ * refuses ("A rank is missing its location specification").  Returns the
+ * exit code (after the message).  Offline, the ranks only share the
+ * search. */
+static int check_ranks(const pm_options *o, const tg_graph *g, int nranks)
+{
+    if (o->offline || g->n >= nranks)
+        return 0;
+    fprintf(stderr,
+            "parmapper: %s has %d task%s but the job has %d ranks: the "
+            "rankfile would give %d rank%s no place; run parmapper with as "
+            "many ranks as the graph has tasks (mpirun -np %d)\n",
+            o->a.pos[0], g->n, g->n == 1 ? "" : "s", nranks, nranks - g->n,
+            nranks - g->n == 1 ? "" : "s", g->n);
+    return 1;
+}
+
 static int run(MPI_Comm comm, int argc, char **argv, job *j)
 {
     int rank, size;
@@ -139,7 +157,9 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
         (rc = pm_share_graph(comm, &j->o, j->m, &j->g)))
         return rc;
     if (rank == 0) {
-        rc = pm_slots_make(&j->o, j->m, &j->hosts, &j->slots);
+        rc = check_ranks(&j->o, j->g, size);
+        if (!rc)
+            rc = pm_slots_make(&j->o, j->m, &j->hosts, &j->slots);
         if (!rc && j->o.slurm_hostfile)
             rc = pm_slurm_cpus(j->m, &j->slots, &j->cpus, &j->ncpus);
         if (!rc && j->o.nhetero)
