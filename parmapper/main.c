@@ -193,6 +193,8 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
 
 int main(int argc, char **argv)
 {
+    /* Before MPI_Init: its threads, as the search's, inherit the mask. */
+    int no_catcher = pm_signals_start();
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     cli_name = "parmapper";
@@ -200,6 +202,12 @@ int main(int argc, char **argv)
     j.t0 = MPI_Wtime();
     int rc, rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    pm_signals_rank(rank);
+    if (no_catcher && rank == 0)
+        fputs("parmapper: warning: cannot keep SIGTERM, SIGINT and SIGHUP "
+              "to one thread; such a signal during a METIS partition may "
+              "crash parmapper\n",
+              stderr);
     if (provided < MPI_THREAD_FUNNELED) {
         /* The search runs in a thread that makes no MPI call. */
         if (rank == 0)
