@@ -181,7 +181,8 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
                           j->o.rounds,
                           j->o.select == PM_SELECT_MAXLOAD
                               ? 0u
-                              : (unsigned)GM_METRICS_NO_LOAD};
+                              : (unsigned)GM_METRICS_NO_LOAD,
+                          j->o.quiet};
     rc = pm_search_run(comm, &in, &j->search, &err) ? 1 : 0;
     if ((rc = pm_agree(comm, rc, &err)) ||
         (rc = pm_choose(comm, &j->o, j->g, j->search, &j->result)))

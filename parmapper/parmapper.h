@@ -39,6 +39,7 @@ typedef struct pm_options {
     int rounds;          /* --rounds (--first: 1); 0: until the time */
     double alpha;        /* --alpha (1.05) */
     pm_criterion select; /* --select (alpha) */
+    int quiet;           /* --quiet: no progress lines */
     const char *rankfile, *slurm_hostfile, *mapping, *report;
     const char *hetero[PM_HETERO_MAX]; /* --hetero INPUT, in order */
     int nhetero;
@@ -153,6 +154,7 @@ typedef struct pm_search_input {
     double time;       /* seconds, 0: no limit */
     int rounds;        /* rounds of the portfolio, 0: no limit */
     unsigned eval_flags; /* for gm_evaluate */
+    int quiet;         /* no progress lines (rank 0 prints them) */
 } pm_search_input;
 
 /* The seed of configuration `config` in round `round`: the user's seed in
