@@ -8,7 +8,8 @@ parmapper_parmapper_SOURCES = parmapper/parmapper.h parmapper/main.c \
 	parmapper/options.c parmapper/discover.c parmapper/share.c \
 	parmapper/slots.c parmapper/rankfile.c parmapper/search.c parmapper/pareto.h \
 	parmapper/pareto.c parmapper/gather.c parmapper/outputs.c \
-	parmapper/report.c parmapper/hetero.c greedymap/cmd.h \
+	parmapper/report.c parmapper/hetero.c parmapper/signals.c \
+	greedymap/cmd.h \
 	greedymap/cmd_args.c taskgraph/cli.c taskgraph/cli.h hetero/ht_cli.c \
 	hetero/ht_cli.h
 parmapper_parmapper_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap \

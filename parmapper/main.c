@@ -116,6 +116,24 @@ static int finish(job *j, int nranks)
     return 0;
 }
 
+/* In the job's own machine the mapping is for a job of this size: a rank
+ * without a task would have no line in the rankfile, which mpirun then
+ * refuses ("A rank is missing its location specification").  Returns the
+ * exit code (after the message).  Offline, the ranks only share the
+ * search. */
+static int check_ranks(const pm_options *o, const tg_graph *g, int nranks)
+{
+    if (o->offline || g->n >= nranks)
+        return 0;
+    fprintf(stderr,
+            "parmapper: %s has %d task%s but the job has %d ranks: the "
+            "rankfile would give %d rank%s no place; run parmapper with as "
+            "many ranks as the graph has tasks (mpirun -np %d)\n",
+            o->a.pos[0], g->n, g->n == 1 ? "" : "s", nranks, nranks - g->n,
+            nranks - g->n == 1 ? "" : "s", g->n);
+    return 1;
+}
+
 static int run(MPI_Comm comm, int argc, char **argv, job *j)
 {
     int rank, size;
@@ -139,7 +157,9 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
         (rc = pm_share_graph(comm, &j->o, j->m, &j->g)))
         return rc;
     if (rank == 0) {
-        rc = pm_slots_make(&j->o, j->m, &j->hosts, &j->slots);
+        rc = check_ranks(&j->o, j->g, size);
+        if (!rc)
+            rc = pm_slots_make(&j->o, j->m, &j->hosts, &j->slots);
         if (!rc && j->o.slurm_hostfile)
             rc = pm_slurm_cpus(j->m, &j->slots, &j->cpus, &j->ncpus);
         if (!rc && j->o.nhetero)
@@ -161,7 +181,8 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
                           j->o.rounds,
                           j->o.select == PM_SELECT_MAXLOAD
                               ? 0u
-                              : (unsigned)GM_METRICS_NO_LOAD};
+                              : (unsigned)GM_METRICS_NO_LOAD,
+                          j->o.quiet};
     rc = pm_search_run(comm, &in, &j->search, &err) ? 1 : 0;
     if ((rc = pm_agree(comm, rc, &err)) ||
         (rc = pm_choose(comm, &j->o, j->g, j->search, &j->result)))
@@ -173,6 +194,8 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
 
 int main(int argc, char **argv)
 {
+    /* Before MPI_Init: its threads, as the search's, inherit the mask. */
+    int no_catcher = pm_signals_start();
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     cli_name = "parmapper";
@@ -180,6 +203,12 @@ int main(int argc, char **argv)
     j.t0 = MPI_Wtime();
     int rc, rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    pm_signals_rank(rank);
+    if (no_catcher && rank == 0)
+        fputs("parmapper: warning: cannot keep SIGTERM, SIGINT and SIGHUP "
+              "to one thread; such a signal during a METIS partition may "
+              "crash parmapper\n",
+              stderr);
     if (provided < MPI_THREAD_FUNNELED) {
         /* The search runs in a thread that makes no MPI call. */
         if (rank == 0)

@@ -45,6 +45,10 @@ static const char help[] =
     "                       maximum; avg, max: the smallest average, maximum;\n"
     "                       maxload: the smallest max link load\n"
     "  --alpha A            A >= 1 (default 1.05)\n"
+    "  --quiet              no progress lines (by default rank 0 prints one\n"
+    "                       on standard error every 3 s of the search: time,\n"
+    "                       runs, best average and maximum so far, time\n"
+    "                       left; on a terminal, one line rewritten)\n"
     "\n"
     "output (each written only when the whole run succeeds):\n"
     "  --rankfile FILE      Open MPI rankfile: \"rank N=host slot=CORE\",\n"
@@ -94,7 +98,7 @@ static const char help[] =
 enum {
     OPT_TASKS_PER_SLOT = CMD_CODES_END, OPT_TIME, OPT_ROUNDS, OPT_FIRST,
     OPT_ALPHA, OPT_SELECT, OPT_RANKFILE, OPT_SLURM, OPT_MAPPING, OPT_REPORT,
-    OPT_HETERO, OPT_PLACEMENT, OPT_CHECK_RANKFILE
+    OPT_HETERO, OPT_PLACEMENT, OPT_CHECK_RANKFILE, OPT_QUIET
 };
 
 static const struct option longopts[] = {
@@ -113,6 +117,7 @@ static const struct option longopts[] = {
     {"hetero", required_argument, NULL, OPT_HETERO},
     {"placement", required_argument, NULL, OPT_PLACEMENT},
     {"check-rankfile", required_argument, NULL, OPT_CHECK_RANKFILE},
+    {"quiet", no_argument, NULL, OPT_QUIET},
     HT_CLI_LONGOPTS,
     {NULL, 0, NULL, 0}};
 
@@ -165,6 +170,7 @@ static int parse_one(int c, const char *v, pm_options *o)
         return 0;
     case OPT_PLACEMENT: o->placement = v; return 0;
     case OPT_CHECK_RANKFILE: o->check_rankfile = v; return 0;
+    case OPT_QUIET: o->quiet = 1; return 0;
     default:
         k = ht_cli_option(&o->het, c, v);
         if (k > 0) /* getopt_long returns only the table's values */

@@ -46,8 +46,10 @@ static int open_all(const pm_options *o, pm_outputs *out)
 int pm_outputs_check(const pm_options *o)
 {
     pm_outputs out;
+    pm_files_lock();
     int rc = open_all(o, &out);
     pm_outputs_abort(&out);
+    pm_files_unlock(0);
     return rc;
 }
 
@@ -137,7 +139,8 @@ static void print_srun(const char *path, const int *cpus, int n)
     putchar('\n');
 }
 
-int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
+/* pm_outputs_write, with the temporaries on disk. */
+static int write_all(pm_outputs *out, const pm_report_input *in,
                      const pm_slots *s)
 {
     const gm_machine *m = in->m;
@@ -184,4 +187,13 @@ int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
     if (in->o->slurm_hostfile)
         print_srun(in->o->slurm_hostfile, in->cpus, in->ncpus);
     return 0;
+}
+
+int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
+                     const pm_slots *s)
+{
+    pm_files_lock();
+    int rc = write_all(out, in, s);
+    pm_files_unlock(rc == 0);
+    return rc;
 }

@@ -39,6 +39,7 @@ typedef struct pm_options {
     int rounds;          /* --rounds (--first: 1); 0: until the time */
     double alpha;        /* --alpha (1.05) */
     pm_criterion select; /* --select (alpha) */
+    int quiet;           /* --quiet: no progress lines */
     const char *rankfile, *slurm_hostfile, *mapping, *report;
     const char *hetero[PM_HETERO_MAX]; /* --hetero INPUT, in order */
     int nhetero;
@@ -153,6 +154,7 @@ typedef struct pm_search_input {
     double time;       /* seconds, 0: no limit */
     int rounds;        /* rounds of the portfolio, 0: no limit */
     unsigned eval_flags; /* for gm_evaluate */
+    int quiet;         /* no progress lines (rank 0 prints them) */
 } pm_search_input;
 
 /* The seed of configuration `config` in round `round`: the user's seed in
@@ -230,6 +232,23 @@ int pm_hetero_load(const pm_options *o, const tg_graph *g, pm_hetero *h);
 int pm_hetero_place(pm_hetero *h, const pm_options *o, const gm_machine *m,
                     const gm_place *map);
 void pm_hetero_free(pm_hetero *h);
+
+/* --------------------------------------------------------------- signals */
+
+/* First thing in main, before MPI_Init: block SIGTERM, SIGINT and SIGHUP
+ * in every thread to come and take them in a thread of our own, which
+ * waits for pm_files_lock, tells (rank 0) and exits with 128 + the
+ * signal (signals.c).  A signal ignored at the start stays ignored.
+ * Returns 0, or -1 when that could not be set up (the signals then act
+ * as they did at the start). */
+int pm_signals_start(void);
+/* This process's rank, for the message (only rank 0 prints it). */
+void pm_signals_rank(int rank);
+/* Held while an output's temporary is on disk: a signal then ends the
+ * process only after pm_files_unlock.  committed: the outputs were
+ * written (the message then says so). */
+void pm_files_lock(void);
+void pm_files_unlock(int committed);
 
 /* --------------------------------------------------------------- outputs */
 

@@ -24,7 +24,7 @@
  * sleeps so that no core spins: whether some rank reached the time limit,
  * whether some rank's worker is still busy, whether one failed, the runs
  * so far, and the best average and maximum so far (for the progress
- * line).  All ranks see the same reduced values and so stop at the same
+ * line, which rank 0 prints unless --quiet: progress()).  All ranks see the same reduced values and so stop at the same
  * reduction: when the limit is reached, when every worker is done
  * (--rounds), or after a failure.  The main thread then asks its worker to
  * stop; a GreedyMap run sees that before its next task
@@ -278,26 +278,40 @@ static void wait_quietly(MPI_Request *req, int n)
     }
 }
 
-static void progress(const pm_search *s, double el, int64_t runs,
-                     const uint64_t *best, int *shown)
+/* Rank 0's progress line: on a terminal one line rewritten (\r) every
+ * second, elsewhere (a file, a pipe, mpirun's forwarding) a line every
+ * PERIOD seconds. */
+#define PERIOD 3.0
+static void progress(const pm_search *s, int tty, double el, int64_t runs,
+                     const uint64_t *best)
 {
+    char line[256];
+    int k = snprintf(line, sizeof line, "parmapper: %.0f s, %lld runs", el,
+                     (long long)runs);
     if (best[0] == UINT64_MAX)
-        fprintf(stderr, "\rparmapper: %.0f s, %lld runs", el,
-                (long long)runs);
+        k += snprintf(line + k, sizeof line - (size_t)k,
+                      ", none finished yet");
     else
-        fprintf(stderr,
-                "\rparmapper: %.0f s, %lld runs, best avg %.1f, best max "
-                "%llu   ",
-                el, (long long)runs,
-                (double)best[0] / (s->in.g->n ? s->in.g->n : 1),
-                (unsigned long long)best[1]);
-    *shown = 1;
+        k += snprintf(line + k, sizeof line - (size_t)k,
+                      ", best avg %.1f, best max %llu",
+                      (double)best[0] / (s->in.g->n ? s->in.g->n : 1),
+                      (unsigned long long)best[1]);
+    if (s->in.time > 0)
+        snprintf(line + k, sizeof line - (size_t)k, ", %.0f s left",
+                 el < s->in.time ? s->in.time - el : 0.0);
+    if (tty)
+        fprintf(stderr, "\r%s   ", line);
+    else
+        fprintf(stderr, "%s\n", line);
+    fflush(stderr);
 }
 
 /* The ticks, until every rank agrees to stop. */
 static void keep_time(MPI_Comm comm, pm_search *s)
 {
-    const int tty = s->rank == 0 && isatty(STDERR_FILENO);
+    const int show = s->rank == 0 && !s->in.quiet;
+    const int tty = show && isatty(STDERR_FILENO);
+    const double period = tty ? 1 : PERIOD;
     const double limit = s->in.time;
     double shown_at = 0;
     int shown = 0;
@@ -328,8 +342,9 @@ static void keep_time(MPI_Comm comm, pm_search *s)
         MPI_Iallreduce(best, all_best, 2, MPI_UINT64_T, MPI_MIN, comm,
                        &req[2]);
         wait_quietly(req, 3);
-        if (tty && el - shown_at >= 1) {
-            progress(s, el, all_runs, all_best, &shown);
+        if (show && el - shown_at >= period) {
+            progress(s, tty, el, all_runs, all_best);
+            shown = tty;
             shown_at = el;
         }
         if (all[0] || !all[1] || all[2]) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # parmapper's bad inputs, under mpirun and alone: a graph with more tasks
-# than slots, an unknown network, a time of 0 or below, an output that
+# than slots, fewer tasks than ranks, an unknown network, a time of 0 or below, an output that
 # cannot be written, no output at all; and a job killed mid-search.  One message, a non-zero exit from
 # every rank, and nothing written.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
@@ -31,6 +31,13 @@ expect_fail 2 "--alpha wants" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 1
 expect_fail 2 "--select" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --select best "${outs[@]}"
 expect_fail 1 "$work/nowhere/r.json: cannot create" \
   pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --first "${outs[@]}" --report "$work/nowhere/r.json"
+# In the job's own machine, a graph with fewer tasks than ranks would
+# leave ranks out of the rankfile, which mpirun refuses.
+expect_ok "$TASKGRAPH" gen stencil --dims 3 -o "$work/g3.tg.json"
+expect_fail 1 "$work/g3.tg.json has 3 tasks but the job has 4 ranks: the rankfile would give 1 rank no place" \
+  pm 4 "$work/g3.tg.json" --first "${outs[@]}"
+checks=$((checks + 1))
+[ "$(grep -c 'parmapper:' "$work/err")" -eq 1 ] || fail "expected one message: $(cat "$work/err")"
 expect_fail 1 "$work/none.tg.json" \
   pm 2 "$work/none.tg.json" --nodes 4 --slots 16 --first "${outs[@]}"
 checks=$((checks + 1))
