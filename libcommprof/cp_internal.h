@@ -254,6 +254,13 @@ typedef struct cp_state {
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
     int local_rank;
     int proc_kind; /* CP_PROC_* */
+    /* The job: drawn by rank 0 at MPI_Init and broadcast, so that every
+     * rank's profile and partial profiles say which run they belong to
+     * (a random 64-bit id, rank 0's start time in s since the epoch, and
+     * rank 0's host). */
+    uint64_t job_id;
+    int64_t job_start;
+    char job_host[CP_HOST_LEN];
 
     /* The CUDA driver, when the application has loaded it (cuda.c):
      * send buffers are classified while `cuda` is set; until then the

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commprof.h"
@@ -138,6 +140,17 @@ static void put_header(out *o, int partial)
     put_u(o, COMMPROF_VERSION);
     if (partial)
         put(o, ",\n  \"partial\": true");
+    char id[17];
+    for (int i = 0; i < 16; i++)
+        id[i] = "0123456789abcdef"[(cp.job_id >> (60 - 4 * i)) & 15];
+    id[16] = '\0';
+    put(o, ",\n  \"job\": {\"id\": \"");
+    put(o, id);
+    put(o, "\", \"start\": ");
+    put_u(o, cp.job_start > 0 ? (uint64_t)cp.job_start : 0);
+    put(o, ", \"host\": ");
+    put_str(o, cp.job_host);
+    put(o, "}");
     put(o, ",\n  \"mpi_library\": ");
     put_str(o, cp.library);
     put(o, ",\n  \"world_size\": ");
@@ -336,6 +349,36 @@ static int proc_kind(void)
     return CP_PROC_UNSET;
 }
 
+/* Rank 0 draws the job's id (getrandom; the clock, pid and address
+ * space layout mixed when that fails) and every rank takes it, with rank
+ * 0's start time and host (collective). */
+static void take_job(void)
+{
+    struct {
+        uint64_t id;
+        int64_t start;
+    } job = {0, 0};
+    if (cp.world_rank == 0) {
+        if (getrandom(&job.id, sizeof job.id, GRND_NONBLOCK) !=
+            (ssize_t)sizeof job.id) {
+            uint64_t h = (uint64_t)cp_monotonic_ns() ^
+                         ((uint64_t)getpid() << 32) ^
+                         (uint64_t)(uintptr_t)&job ^ (uint64_t)time(NULL);
+            h ^= h >> 33;
+            h *= 0xff51afd7ed558ccdULL;
+            h ^= h >> 33;
+            job.id = h;
+        }
+        job.start = (int64_t)time(NULL);
+        memcpy(cp.job_host, cp.host, CP_HOST_LEN);
+    }
+    PMPI_Bcast(&job, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    PMPI_Bcast(cp.job_host, CP_HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    cp.job_host[CP_HOST_LEN - 1] = '\0';
+    cp.job_id = job.id;
+    cp.job_start = job.start;
+}
+
 void cp_take_facts(void)
 {
     cp.proc_kind = proc_kind();
@@ -353,6 +396,7 @@ void cp_take_facts(void)
         PMPI_Comm_rank(node, &cp.local_rank);
         PMPI_Comm_free(&node);
     }
+    take_job();
 }
 
 /* ------------------------------------------------------ the final profile */

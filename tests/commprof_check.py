@@ -33,6 +33,7 @@
 """
 import glob
 import json
+import time
 import os
 import re
 import sys
@@ -590,6 +591,20 @@ def check_partial(folder, variant):
     if variant == "signal":
         names.append("prof.json.own")
     expect("files (none hidden, no final profile)", sorted(os.listdir(folder)), sorted(names))
+    # One job: every rank's partial file carries the id rank 0 drew at
+    # MPI_Init (16 hex digits), its start time and host.
+    jobs = set()
+    for r in ranks:
+        path = f"{folder}/prof.json.rank{r}"
+        if os.path.exists(path):
+            job = json.load(open(path)).get("job")
+            expect(f"rank {r} job members", sorted(job or {}), ["host", "id", "start"])
+            if job:
+                expect(f"rank {r} job id", bool(re.fullmatch("[0-9a-f]{16}", job["id"])), True)
+                expect(f"rank {r} job start", isinstance(job["start"], int) and
+                       abs(job["start"] - time.time()) < 600, True)
+                jobs.add((job["id"], job["start"], job["host"]))
+    expect("one job across the ranks", len(jobs), 1)
     for r in ranks:
         path = f"{folder}/prof.json.rank{r}"
         if not os.path.exists(path):
