@@ -507,13 +507,19 @@ int cp_write_profile(void);
  * async-signal-safe calls only. */
 void cp_partial_setup(void);
 void cp_partial_write(void);
-/* At MPI_Finalize: put back the signal dispositions we replaced. */
+/* Before MPI_Finalize's profile: stop the checkpoint thread. */
+void cp_partial_stop(void);
+/* At MPI_Finalize: put back the signal dispositions we replaced, remove a
+ * checkpoint (the profile is written). */
 void cp_partial_teardown(void);
 /* The writer's side (writer.c), async-signal-safe: has this rank recorded
  * anything, and write its partial profile through `tmp` to `path` (0 on
  * success, nothing left behind on failure). */
 int cp_recorded_anything(void);
 int cp_write_partial(const char *tmp, const char *path);
+/* The same for a checkpoint (COMMPROF_CHECKPOINT), through its own buffer,
+ * marked "checkpoint": true. */
+int cp_write_checkpoint(const char *tmp, const char *path);
 /* The hidden temporary name a profile `path` is written through. */
 void cp_tmp_name(char *tmp, size_t size, const char *path);
 
