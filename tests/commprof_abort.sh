@@ -46,4 +46,17 @@ expect_grep "$work/old.rank2 has no job id (written by a libcommprof older than 
 expect_grep "1 of 3 partial files have no job id; the others are all from one job" "$work/err"
 checks=$((checks + 1))
 [ "$(job "$work/old-merged.json")" = "$abort_job" ] || fail "old-merged job id, expected $abort_job"
+# A "job" that is not one is refused by the reader.
+for bad in 'id|"12345"|job.id: must be 16 lowercase hexadecimal digits' \
+           'id|"ABCDEF0123456789"|job.id: must be 16 lowercase hexadecimal digits' \
+           'all|"x"|job: must be an object' 'all|{"start": 1}|job: missing "id"' \
+           'start|-1|job.start: must be a time in seconds'; do
+  IFS='|' read -r what value msg <<< "$bad"
+  python3 -c 'import json, sys
+p = json.load(open(sys.argv[1])); v = json.loads(sys.argv[3])
+if sys.argv[2] == "all": p["job"] = v
+else: p["job"][sys.argv[2]] = v
+json.dump(p, open(sys.argv[4], "w"))' "$work/abort/prof.json.rank0" "$what" "$value" "$work/bad.json"
+  expect_fail 1 "$msg" "$TASKGRAPH" info "$work/bad.json"
+done
 finish
