@@ -26,6 +26,10 @@
  *                    TSC where the CPU's is invariant and the kernel
  *                    keeps time with it, else CLOCK_MONOTONIC; times are
  *                    written in ns either way)
+ *   COMMPROF_CHECKPOINT  SECONDS (e.g. 10, 0.5): a thread writes each
+ *                    rank's partial profile every SECONDS, so that a rank
+ *                    SIGKILL ends leaves its counters as they were then
+ *                    (removed at MPI_Finalize; default: no checkpoints)
  *   TOPOMAP_PROC_KIND  cpu or gpu: the variant this rank runs, recorded
  *                    (topomap-exec sets it)
  * When the application has loaded the CUDA driver itself, the bytes sent
@@ -37,12 +41,16 @@
  * the phase it was posted (probed) in: its bytes count when it completes,
  * recording or not.
  *
- * An application that never reaches MPI_Finalize (MPI_Abort, exit(), or
- * SIGTERM/SIGINT, which mpirun sends the other ranks after an abort) gets
- * one partial profile per rank that recorded anything, COMMPROF_OUT.rankR;
- * `taskgraph merge` combines them.  The signal handlers are installed at
- * MPI_Init only where the application has none; SIGKILL and crashes leave
- * nothing.
+ * An application that never reaches MPI_Finalize (MPI_Abort, exit(),
+ * SIGTERM/SIGINT, which mpirun sends the other ranks after an abort, or a
+ * crash: SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) gets one partial
+ * profile per rank that recorded anything, COMMPROF_OUT.rankR; `taskgraph
+ * merge` combines them.  The SIGTERM/SIGINT handlers are installed at
+ * MPI_Init only where the application has none; those of the fatal
+ * signals always, handing the signal on to the handler that was there
+ * before (or the default action) once the file is written; a handler the
+ * application installs after MPI_Init replaces them.  SIGKILL leaves only
+ * checkpoints (COMMPROF_CHECKPOINT).
  *
  * The profile is JSON, described in topomap-formats(5); these constants
  * are what its "format" and "version" members hold.

@@ -254,6 +254,13 @@ typedef struct cp_state {
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
     int local_rank;
     int proc_kind; /* CP_PROC_* */
+    /* The job: drawn by rank 0 at MPI_Init and broadcast, so that every
+     * rank's profile and partial profiles say which run they belong to
+     * (a random 64-bit id, rank 0's start time in s since the epoch, and
+     * rank 0's host). */
+    uint64_t job_id;
+    int64_t job_start;
+    char job_host[CP_HOST_LEN];
 
     /* The CUDA driver, when the application has loaded it (cuda.c):
      * send buffers are classified while `cuda` is set; until then the
@@ -500,13 +507,19 @@ int cp_write_profile(void);
  * async-signal-safe calls only. */
 void cp_partial_setup(void);
 void cp_partial_write(void);
-/* At MPI_Finalize: put back the signal dispositions we replaced. */
+/* Before MPI_Finalize's profile: stop the checkpoint thread. */
+void cp_partial_stop(void);
+/* At MPI_Finalize: put back the signal dispositions we replaced, remove a
+ * checkpoint (the profile is written). */
 void cp_partial_teardown(void);
 /* The writer's side (writer.c), async-signal-safe: has this rank recorded
  * anything, and write its partial profile through `tmp` to `path` (0 on
  * success, nothing left behind on failure). */
 int cp_recorded_anything(void);
 int cp_write_partial(const char *tmp, const char *path);
+/* The same for a checkpoint (COMMPROF_CHECKPOINT), through its own buffer,
+ * marked "checkpoint": true. */
+int cp_write_checkpoint(const char *tmp, const char *path);
 /* The hidden temporary name a profile `path` is written through. */
 void cp_tmp_name(char *tmp, size_t size, const char *path);
 

@@ -56,7 +56,7 @@ CLEANFILES += $(CUDA_SHIM)
 EXTRA_DIST += tests/cudashim/cudashim.c
 CP_TESTS = tests/commprof_pattern.sh tests/commprof_p2p.sh \
 	tests/commprof_coll.sh tests/commprof_intercomm.sh tests/commprof_rma.sh \
-	tests/commprof_threads.sh tests/commprof_abort.sh \
+	tests/commprof_threads.sh tests/commprof_abort.sh tests/commprof_crash.sh \
 	tests/commprof_timing.sh tests/commprof_requests.sh \
 	tests/commprof_memkinds.sh
 TESTS += $(CP_TESTS)

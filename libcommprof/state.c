@@ -131,6 +131,7 @@ void cp_finish(void)
     if (!cp.initialized || cp.finalized)
         return;
     cp.recording = 0;
+    cp_partial_stop();
     cp.t_finalize = cp_now();
     cp_cuda_facts(1);
     cp_write_profile();

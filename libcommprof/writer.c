@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commprof.h"
@@ -104,13 +106,16 @@ void cp_tmp_name(char *tmp, size_t size, const char *path)
 }
 
 /* Write a document with `body` through o to tmp and rename it to path; on
- * failure nothing is left behind.  Async-signal-safe.  The final and the
+ * failure nothing is left behind.  sync: fsync before the rename (not for
+ * checkpoints, which a process's death does not lose from the page cache
+ * and whose writing window SIGKILL should rarely meet).  Async-signal-safe.  The final and the
  * partial profile have a buffer each: a signal may come while rank 0
  * writes the final one. */
-static out final_out, partial_out;
+static out final_out, partial_out, checkpoint_out;
 
 static int write_atomically(out *o, const char *tmp, const char *path,
-                            void (*body)(out *, const void *), const void *arg)
+                            void (*body)(out *, const void *), const void *arg,
+                            int sync)
 {
     unlink(tmp);
     o->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -120,7 +125,9 @@ static int write_atomically(out *o, const char *tmp, const char *path,
     o->len = 0;
     body(o, arg);
     flush(o);
-    int rc = o->failed || (fsync(o->fd) != 0 && errno != EINVAL) ? -1 : 0;
+    int rc = o->failed || (sync && fsync(o->fd) != 0 && errno != EINVAL)
+                 ? -1
+                 : 0;
     if (close(o->fd) != 0)
         rc = -1;
     if (!rc && rename(tmp, path) != 0)
@@ -138,6 +145,19 @@ static void put_header(out *o, int partial)
     put_u(o, COMMPROF_VERSION);
     if (partial)
         put(o, ",\n  \"partial\": true");
+    if (partial == 2)
+        put(o, ",\n  \"checkpoint\": true");
+    char id[17];
+    for (int i = 0; i < 16; i++)
+        id[i] = "0123456789abcdef"[(cp.job_id >> (60 - 4 * i)) & 15];
+    id[16] = '\0';
+    put(o, ",\n  \"job\": {\"id\": \"");
+    put(o, id);
+    put(o, "\", \"start\": ");
+    put_u(o, cp.job_start > 0 ? (uint64_t)cp.job_start : 0);
+    put(o, ", \"host\": ");
+    put_str(o, cp.job_host);
+    put(o, "}");
     put(o, ",\n  \"mpi_library\": ");
     put_str(o, cp.library);
     put(o, ",\n  \"world_size\": ");
@@ -336,6 +356,36 @@ static int proc_kind(void)
     return CP_PROC_UNSET;
 }
 
+/* Rank 0 draws the job's id (getrandom; the clock, pid and address
+ * space layout mixed when that fails) and every rank takes it, with rank
+ * 0's start time and host (collective). */
+static void take_job(void)
+{
+    struct {
+        uint64_t id;
+        int64_t start;
+    } job = {0, 0};
+    if (cp.world_rank == 0) {
+        if (getrandom(&job.id, sizeof job.id, GRND_NONBLOCK) !=
+            (ssize_t)sizeof job.id) {
+            uint64_t h = (uint64_t)cp_monotonic_ns() ^
+                         ((uint64_t)getpid() << 32) ^
+                         (uint64_t)(uintptr_t)&job ^ (uint64_t)time(NULL);
+            h ^= h >> 33;
+            h *= 0xff51afd7ed558ccdULL;
+            h ^= h >> 33;
+            job.id = h;
+        }
+        job.start = (int64_t)time(NULL);
+        memcpy(cp.job_host, cp.host, CP_HOST_LEN);
+    }
+    PMPI_Bcast(&job, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    PMPI_Bcast(cp.job_host, CP_HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    cp.job_host[CP_HOST_LEN - 1] = '\0';
+    cp.job_id = job.id;
+    cp.job_start = job.start;
+}
+
 void cp_take_facts(void)
 {
     cp.proc_kind = proc_kind();
@@ -353,6 +403,7 @@ void cp_take_facts(void)
         PMPI_Comm_rank(node, &cp.local_rank);
         PMPI_Comm_free(&node);
     }
+    take_job();
 }
 
 /* ------------------------------------------------------ the final profile */
@@ -684,7 +735,7 @@ static int write_final(const uint64_t *all, const int *counts,
         for (int r = 0; r < n; r++)
             g.cur[r] = (cursor){all + displs[r], all + displs[r] + counts[r]};
         cp_tmp_name(tmp, len, path);
-        rc = write_atomically(&final_out, tmp, path, put_final, &g);
+        rc = write_atomically(&final_out, tmp, path, put_final, &g, 1);
     }
     if (rc)
         cp_warn("could not write the profile %s", path);
@@ -770,7 +821,7 @@ static int comm_used(const cp_comm *c)
 
 static void put_partial(out *o, const void *arg)
 {
-    (void)arg;
+    int kind = arg ? 2 : 1; /* a checkpoint, or the end */
     cp_rate r = cp_clock_rate();
     uint64_t ns[CP_NTYPES], calls[CP_NTYPES];
     for (int t = 0; t < CP_NTYPES; t++) {
@@ -779,7 +830,7 @@ static void put_partial(out *o, const void *arg)
     }
     facts f;
     own_facts(&f, cp_ns((uint64_t)(cp_now() - cp.t_init), r));
-    put_header(o, 1);
+    put_header(o, kind);
     put_rank_head(o, cp.world_rank, cp.host, cp.local_rank, cp.cpus, &f, ns,
                   calls);
     const uint64_t *rows[3][2] = {{cp.sent_bytes, cp.sent_msgs},
@@ -834,5 +885,10 @@ int cp_recorded_anything(void)
 
 int cp_write_partial(const char *tmp, const char *path)
 {
-    return write_atomically(&partial_out, tmp, path, put_partial, NULL);
+    return write_atomically(&partial_out, tmp, path, put_partial, NULL, 1);
+}
+
+int cp_write_checkpoint(const char *tmp, const char *path)
+{
+    return write_atomically(&checkpoint_out, tmp, path, put_partial, "", 0);
 }

@@ -29,8 +29,9 @@ static const char merge_help[] =
     "\n"
     "Merge the per-rank partial profiles of a run that did not reach\n"
     "MPI_Finalize (COMMPROF_OUT.rankR) into one profile OUT.  They must\n"
-    "agree on format, version, world size and types, and hold each rank\n"
-    "once.  Ranks without a partial file are named on stderr; then the\n"
+    "come from one job (their job ids; a file without one is named and\n"
+    "taken), agree on format, version, world size and types, and hold\n"
+    "each rank once.  Ranks without a partial file are named on stderr; then the\n"
     "merge fails, unless\n"
     "  --allow-missing   write OUT with the ranks present\n"
     "  -o, --output OUT  the merged profile\n";
@@ -169,13 +170,28 @@ int cmd_merge(int argc, char **argv)
         return cli_usage_error("out of memory");
     tg_error err;
     tg_profile *p = NULL;
+    int unknown = 0, known = 0;
     for (int i = optind; i < argc && !rc; i++) {
         tg_profile *part;
         if ((rc = read_profile(argv[i], &part)))
             break;
+        if (part->job_id[0])
+            known++;
+        else if (part->partial) {
+            fprintf(stderr, "%s: %s has no job id (written by a libcommprof "
+                            "older than the job id): whether it comes from "
+                            "the same run as the others is unknown\n",
+                    cli_name, argv[i]);
+            unknown++;
+        }
         if (tg_profile_merge_add(m, part, argv[i], &err))
             rc = cli_fail(&err);
     }
+    if (!rc && unknown)
+        fprintf(stderr, "%s: %d of %d partial files have no job id; %s\n",
+                cli_name, unknown, unknown + known,
+                known ? "the others are all from one job"
+                      : "none could be checked");
     if (!rc && tg_profile_merge_finish(m, &p, &err))
         rc = cli_fail(&err);
     tg_profile_merge_free(m);

@@ -45,6 +45,7 @@ void tg_profile_free(tg_profile *p)
     free(p->ranks);
     free(p->comms);
     free(p->mpi_library);
+    free(p->job_host);
     free(p);
 }
 

@@ -27,6 +27,7 @@ struct tg_profile_merge {
     char **sources; /* of the partial profiles added */
     int nsources;
     int *from;      /* per world rank: index in sources */
+    int job_src;    /* index in sources of the first with a job id, or -1 */
     group *groups;
     int ngroups, capgroups;
     int *slots;     /* hash table: group index + 1, or 0 */
@@ -35,7 +36,10 @@ struct tg_profile_merge {
 
 tg_profile_merge *tg_profile_merge_new(void)
 {
-    return calloc(1, sizeof(tg_profile_merge));
+    tg_profile_merge *m = calloc(1, sizeof(tg_profile_merge));
+    if (m)
+        m->job_src = -1;
+    return m;
 }
 
 void tg_profile_merge_free(tg_profile_merge *m)
@@ -171,6 +175,15 @@ static int check_part(const tg_profile_merge *m, const tg_profile *part,
     if (!m->p)
         return 0;
     const char *first = m->sources[0];
+    /* Ranks of two runs must not make one profile.  A file without a job
+     * id (an older libcommprof) cannot be checked: the caller says so. */
+    if (part->job_id[0] && m->job_src >= 0 &&
+        strcmp(part->job_id, m->p->job_id) != 0)
+        return tg_error_set(err, TG_EINVAL, source, 0,
+                            "from job %s, but %s is from job %s: partial "
+                            "profiles of different runs cannot be merged",
+                            part->job_id, m->sources[m->job_src],
+                            m->p->job_id);
     if (part->world_size != m->p->world_size)
         return tg_error_set(err, TG_EINVAL, source, 0,
                             "world_size %d, but %s has world_size %d",
@@ -229,6 +242,13 @@ int tg_profile_merge_add(tg_profile_merge *m, tg_profile *part,
     if (!rc) {
         int src = m->nsources;
         m->sources[m->nsources++] = name;
+        if (part->job_id[0] && m->job_src < 0) {
+            m->job_src = src;
+            memcpy(m->p->job_id, part->job_id, sizeof part->job_id);
+            m->p->job_start = part->job_start;
+            m->p->job_host = part->job_host;
+            part->job_host = NULL;
+        }
         for (int r = 0; r < part->world_size; r++)
             if (part->ranks[r].present) {
                 m->p->ranks[r] = part->ranks[r];
@@ -312,6 +332,7 @@ int tg_profile_merge_finish(tg_profile_merge *m, tg_profile **out,
     for (int i = 0; i < m->nsources; i++)
         free(m->sources[i]);
     m->nsources = 0;
+    m->job_src = -1;
     free(m->from);
     m->from = NULL;
     for (int c = 0; c < p->ncomms; c++)

@@ -566,10 +566,53 @@ static int read_types(reader *r, json_t *root)
     return rc;
 }
 
+/* The optional "job": {"id": 16 hex digits, "start": s, "host": name}. */
+static int read_job(reader *r, json_t *root)
+{
+    tg_profile *p = r->p;
+    json_t *job = json_object_get(root, "job");
+    if (!job)
+        return 0;
+    push_key(r, "job");
+    int rc = 0;
+    json_t *id = json_is_object(job) ? json_object_get(job, "id") : NULL;
+    if (!json_is_object(job))
+        rc = bad(r, "must be an object with the job's id, start and host");
+    else if (!id)
+        rc = need(r, job, "id") ? 0 : TG_EPARSE;
+    if (!rc) {
+        const char *s = json_is_string(id) ? json_string_value(id) : "";
+        size_t n = strspn(s, "0123456789abcdef");
+        push_key(r, "id");
+        if (n != 16 || s[n])
+            rc = bad(r, "must be 16 lowercase hexadecimal digits");
+        else
+            memcpy(p->job_id, s, 17);
+        pop(r);
+    }
+    json_t *start = rc ? NULL : json_object_get(job, "start");
+    if (start) {
+        push_key(r, "start");
+        if (!json_is_integer(start) || json_integer_value(start) < 0)
+            rc = bad(r, "must be a time in seconds since 1970 (an integer "
+                        "of 0 or more)");
+        else
+            p->job_start = json_integer_value(start);
+        pop(r);
+    }
+    if (!rc)
+        rc = str_member(r, job, "host", 1, &p->job_host);
+    pop(r);
+    return rc;
+}
+
 /* Everything but format and version. */
 static int read_body(reader *r, json_t *root)
 {
     tg_profile *p = r->p;
+    int jrc = read_job(r, root);
+    if (jrc)
+        return jrc;
     json_t *partial = json_object_get(root, "partial");
     if (partial && !json_is_boolean(partial)) {
         push_key(r, "partial");

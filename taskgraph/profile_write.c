@@ -137,6 +137,12 @@ int tg_profile_write(const char *path, const tg_profile *p, tg_error *err)
             TG_PROFILE_FORMAT, TG_PROFILE_VERSION);
     if (p->partial)
         fprintf(fp, "  \"partial\": true,\n");
+    if (p->job_id[0]) {
+        fprintf(fp, "  \"job\": {\"id\": \"%s\", \"start\": %lld, \"host\": ",
+                p->job_id, p->job_start);
+        put_str(fp, p->job_host ? p->job_host : "");
+        fprintf(fp, "},\n");
+    }
     fprintf(fp, "  \"mpi_library\": ");
     put_str(fp, p->mpi_library ? p->mpi_library : "");
     fprintf(fp, ",\n  \"world_size\": %d,\n  \"types\": [", p->world_size);

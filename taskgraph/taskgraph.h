@@ -346,6 +346,12 @@ static inline int tg_prof_comm_world(const tg_prof_comm *c, int index)
 
 typedef struct tg_profile {
     int partial;          /* a per-rank partial file ("partial": true) */
+    /* The job the profile comes from ("job"): 16 lowercase hex digits, or
+     * "" when the file has none (written before libcommprof recorded it);
+     * rank 0's start time (s since the epoch) and host. */
+    char job_id[17];
+    long long job_start;
+    char *job_host;
     char *mpi_library;
     int world_size;
     int ntypes;

@@ -19,7 +19,10 @@
   commprof_check.py rma PROFILE STDOUT       tests/mpi/rma_all.c (4 ranks)
   commprof_check.py threads PROFILE          tests/mpi/threads.c (4 ranks)
   commprof_check.py partial FOLDER VARIANT   the partial files
-      tests/mpi/abort.c VARIANT (abort, exit, signal) left in FOLDER
+      tests/mpi/abort.c VARIANT (abort, exit, signal, segv, null, stack,
+      fpe, abrt, own, late) left in FOLDER
+  commprof_check.py checkpoint FOLDER        the same for the kill variant
+      run with COMMPROF_CHECKPOINT: rank 1's file is a checkpoint
   commprof_check.py timing PROFILE STDOUT CLOCK   tests/mpi/timing.c (4
       ranks) timed with CLOCK (tsc or monotonic); STDOUT: what each rank
       measured itself
@@ -33,6 +36,7 @@
 """
 import glob
 import json
+import time
 import os
 import re
 import sys
@@ -584,12 +588,34 @@ def check_partial(folder, variant):
     """The files tests/mpi/abort.c leaves in FOLDER (4 ranks)."""
     n = 4
     # Rank 3 recorded nothing (MPI_Pcontrol(2)); in the signal variant rank
-    # 2's own SIGTERM handler wrote a mark instead of a partial file.
-    ranks = [0, 1] if variant == "signal" else [0, 1, 2]
+    # 2's own SIGTERM handler wrote a mark instead of a partial file; in the
+    # late variant rank 1's own SIGSEGV handler, installed after MPI_Init,
+    # replaced libcommprof's (and wrote a mark); in the own variant the
+    # application's handler, installed before, ran after libcommprof's.
+    ranks = {"signal": [0, 1], "late": [0, 2]}.get(variant, [0, 1, 2])
     names = [f"prof.json.rank{r}" for r in ranks]
-    if variant == "signal":
+    if variant in ("signal", "own", "late"):
         names.append("prof.json.own")
-    expect("files (none hidden, no final profile)", sorted(os.listdir(folder)), sorted(names))
+    files = sorted(os.listdir(folder))
+    if variant == "kill":
+        # SIGKILL may come in the middle of a checkpoint: the hidden
+        # temporary it was writing stays (the file before it is whole).
+        files = [f for f in files if not re.fullmatch(r"\.prof\.json\.rank1\.[0-9]+\.ckpt", f)]
+    expect("files (none hidden, no final profile)", files, sorted(names))
+    # One job: every rank's partial file carries the id rank 0 drew at
+    # MPI_Init (16 hex digits), its start time and host.
+    jobs = set()
+    for r in ranks:
+        path = f"{folder}/prof.json.rank{r}"
+        if os.path.exists(path):
+            job = json.load(open(path)).get("job")
+            expect(f"rank {r} job members", sorted(job or {}), ["host", "id", "start"])
+            if job:
+                expect(f"rank {r} job id", bool(re.fullmatch("[0-9a-f]{16}", job["id"])), True)
+                expect(f"rank {r} job start", isinstance(job["start"], int) and
+                       abs(job["start"] - time.time()) < 600, True)
+                jobs.add((job["id"], job["start"], job["host"]))
+    expect("one job across the ranks", len(jobs), 1)
     for r in ranks:
         path = f"{folder}/prof.json.rank{r}"
         if not os.path.exists(path):
@@ -751,12 +777,21 @@ def main():
     if len(sys.argv) < 3 or sys.argv[1] not in (
             "pattern", "late", "fortran", "fortran_calls", "monitoring", "p2p", "coll",
             "intercomm", "rma", "threads", "partial", "timing", "requests",
-            "memkinds", "split"):
+            "memkinds", "split", "checkpoint"):
         print(__doc__)
         return 2
-    prof = None if sys.argv[1] == "partial" else json.load(open(sys.argv[2]))
+    prof = None if sys.argv[1] in ("partial", "checkpoint") else json.load(open(sys.argv[2]))
     if sys.argv[1] == "partial":
         check_partial(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "checkpoint":
+        # tests/mpi/abort.c kill: rank 1's file is a checkpoint (SIGKILL
+        # leaves nothing else); ranks 0 and 2 wrote theirs on SIGTERM.
+        check_partial(sys.argv[2], "kill")
+        for r in (0, 1, 2):
+            path = f"{sys.argv[2]}/prof.json.rank{r}"
+            if os.path.exists(path):
+                expect(f"rank {r} checkpoint", json.load(open(path)).get("checkpoint"),
+                       True if r == 1 else None)
     elif sys.argv[1] in ("p2p", "rma"):
         (check_p2p if sys.argv[1] == "p2p" else check_rma)(prof, sys.argv[3])
     elif sys.argv[1] in ("coll", "intercomm", "threads"):

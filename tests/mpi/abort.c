@@ -18,6 +18,21 @@
  *           SIGTERM handler before MPI_Init, which creates
  *           <COMMPROF_OUT>.own and waits to be killed, so libcommprof
  *           left that signal alone and rank 2 leaves no partial file
+ *   segv    rank 1 raises SIGSEGV on itself
+ *   null    rank 1 writes through a null pointer (SIGSEGV from the CPU)
+ *   stack   rank 1 recurses until its stack overflows (SIGSEGV, which
+ *           only a handler on an alternate stack can catch)
+ *   fpe     rank 1 divides an integer by zero (SIGFPE)
+ *   abrt    rank 1 calls abort() (SIGABRT)
+ *   own     rank 1 installed its own SIGSEGV handler before MPI_Init and
+ *           writes through a null pointer: the handler creates
+ *           <COMMPROF_OUT>.own, puts the default action back and returns,
+ *           so the write faults again and the rank dies by SIGSEGV
+ *   late    the same with the handler installed after MPI_Init
+ *   kill    rank 1 sleeps 1 s, then SIGKILL ends it (run with
+ *           COMMPROF_CHECKPOINT: only a checkpoint leaves its file)
+ *   finalize rank 1 sleeps 0.3 s and sends the others the message they
+ *           wait for: every rank reaches MPI_Finalize
  */
 #include <fcntl.h>
 #include <mpi.h>
@@ -43,6 +58,37 @@ static void own_handler(int sig)
     _exit(0);
 }
 
+/* Marks that it ran, then lets the default action happen (the fault
+ * happens again on return; a sent signal is raised again). */
+static void own_fatal(int sig)
+{
+    int fd = open(marker, O_WRONLY | O_CREAT, 0644);
+    if (fd >= 0)
+        close(fd);
+    signal(sig, SIG_DFL);
+}
+
+static void own_fatal_handler(void)
+{
+    const char *out = getenv("COMMPROF_OUT");
+    snprintf(marker, sizeof marker, "%s.own", out ? out : "commprof.json");
+    signal(SIGSEGV, own_fatal);
+}
+
+/* Deep enough to overflow any stack; the array keeps each frame big and
+ * the addition after the call keeps it from becoming a loop. */
+static int recurse(volatile int depth)
+{
+    volatile char frame[1024];
+    frame[0] = (char)depth;
+    if (depth > (1 << 30)) /* never: 1 GiB of frames */
+        return 0;
+    return recurse(depth + 1) + frame[0];
+}
+
+static volatile int *volatile null_pointer;
+static volatile int seven = 7, zero;
+
 int main(int argc, char **argv)
 {
     const char *how = argc > 1 ? argv[1] : "abort";
@@ -55,6 +101,8 @@ int main(int argc, char **argv)
         snprintf(marker, sizeof marker, "%s.own", out ? out : "commprof.json");
         signal(SIGTERM, own_handler);
     }
+    if (strcmp(how, "own") == 0 && rank_env == 1)
+        own_fatal_handler();
     MPI_Init(&argc, &argv);
     int r, n;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
@@ -79,6 +127,35 @@ int main(int argc, char **argv)
             exit(3);
         if (strcmp(how, "signal") == 0)
             raise(SIGINT);
+        if (strcmp(how, "segv") == 0)
+            raise(SIGSEGV);
+        if (strcmp(how, "late") == 0)
+            own_fatal_handler();
+        if (strcmp(how, "null") == 0 || strcmp(how, "own") == 0 ||
+            strcmp(how, "late") == 0)
+            *null_pointer = 1;
+        if (strcmp(how, "stack") == 0)
+            printf("%d\n", recurse(0));
+        if (strcmp(how, "fpe") == 0)
+            printf("%d\n", seven / zero);
+        if (strcmp(how, "abrt") == 0)
+            abort();
+        if (strcmp(how, "kill") == 0 || strcmp(how, "finalize") == 0) {
+            struct timespec wait = {0, 0};
+            if (strcmp(how, "kill") == 0)
+                wait.tv_sec = 1;
+            else
+                wait.tv_nsec = 300000000;
+            while (nanosleep(&wait, &wait) != 0)
+                ;
+            if (strcmp(how, "kill") == 0)
+                raise(SIGKILL);
+            for (int i = 0; i < n; i++)
+                if (i != 1)
+                    MPI_Send(s, 1, MPI_BYTE, i, 2, MPI_COMM_WORLD);
+            MPI_Finalize();
+            return 0;
+        }
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
     MPI_Recv(t, 1, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
