@@ -177,6 +177,9 @@ echo "app,network,rate,placement,variant,repeat,position,rc,mpirun_s,app_s,hop_b
 echo "case,app,network,rate,placement,load_start,load_end,profile_s,build_s,parmapper_s,parmapper_search_s,status" > "$cases_csv"
 failed=0
 
+# A child in the background and waited for, so that a signal reaches the
+# script's trap at once (which brings the cluster down, killing the job).
+bg_wait() { "$@" & wait $!; }
 progress() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 now() { date +%s.%N; }
@@ -205,6 +208,7 @@ trunk_of() { # RATE
     m = u == "k" ? 1e3 : u == "m" ? 1e6 : 1e9
     b = n * m * per / f
     if (b >= 1e9 && b % 1e9 == 0) printf "%dgbit\n", b / 1e9
+    else if (b % 1e6 == 0) printf "%dmbit\n", b / 1e6
     else printf "%dkbit\n", b / 1e3 }'
 }
 cluster_for() { # NETWORK RATE
@@ -238,7 +242,9 @@ cluster_for() { # NETWORK RATE
 # Sizes for 16 ranks on 4 x 4 slots of a 2-core machine: a run of roughly
 # 3-15 s at 100mbit under the default mapping.
 : "${BENCH_ARGS_QBOXLIKE:=--bytes 524288 --iters 12}"
+: "${BENCH_ARGS_QBOXLIKE_1GBIT:=--bytes 524288 --iters 60}"
 : "${BENCH_ARGS_HALO3D:=--bytes 131072 --iters 40}"
+: "${BENCH_ARGS_HALO3D_1GBIT:=--bytes 131072 --iters 200}"
 : "${BENCH_ARGS_SPMV:=--points 200000 --radius 0.004 --iters 40}"
 : "${BENCH_ARGS_LAMMPS:=-var n 20 -var steps 300}"
 : "${BENCH_ARGS_HPCC:=N=2000}"
@@ -279,18 +285,20 @@ app_prepare() {
       gromacs_input "$d/work" || app_skip[$app]="could not prepare the GROMACS input (see $d/work/prepare.log)" ;;
   esac
 }
-# app_cmd APP: the command line of APP, one word per line.
+# app_cmd APP RATE: the command line of APP, one word per line, with
+# BENCH_ARGS_<APP>_<RATE> (BENCH_ARGS_QBOXLIKE_1GBIT) when set.
 app_cmd() {
+  local v=BENCH_ARGS_${1^^}_${2^^}
+  [ -n "${!v:-}" ] || v=BENCH_ARGS_${1^^}
   case $1 in
     qboxlike | halo3d | spmv)
-      local v=BENCH_ARGS_${1^^}
       echo "$build/examples/$1"; tr ' ' '\n' <<< "${!v}" ;;
     lammps) echo lmp; echo -in; echo "$out/apps/lammps/in.melt"; echo -log; echo none
-      tr ' ' '\n' <<< "$BENCH_ARGS_LAMMPS" ;;
+      tr ' ' '\n' <<< "${!v}" ;;
     hpcc) echo hpcc ;;
     gromacs)
       local nsteps
-      nsteps=$(tr ' ' '\n' <<< "$BENCH_ARGS_GROMACS" | sed -n 's/^nsteps=//p')
+      nsteps=$(tr ' ' '\n' <<< "${!v}" | sed -n 's/^nsteps=//p')
       printf '%s\n' gmx_mpi mdrun -s topol.tpr -ntomp 1 -nsteps "${nsteps:-200}" -noconfout \
         -npme 0 -g md.log -nb cpu ;;
   esac
@@ -400,7 +408,7 @@ base_opts() { # PLACEMENT
 run_app() {
   local cd=$1 tag=$2 place=$3 rf=$4 app=$5 t0 t1
   local -a opts cmd
-  mapfile -t cmd < <(app_cmd "$app")
+  mapfile -t cmd < <(app_cmd "$app" "$rate")
   if [ "$rf" = - ]; then
     mapfile -t opts < <(base_opts "$place")
   else
@@ -409,7 +417,7 @@ run_app() {
   fi
   rm -f "$cd/$tag.mpitime"
   t0=$(now)
-  "$tc" --name "$cname" run < /dev/null -- mpirun "${opts[@]}" -wdir "$out/apps/$app/work" \
+  bg_wait "$tc" --name "$cname" run < /dev/null -- mpirun "${opts[@]}" -wdir "$out/apps/$app/work" \
     -x LD_PRELOAD="$mpitime" -x MPITIME_OUT="$cd/$tag.mpitime" "${cmd[@]}" \
     > "$cd/$tag.log" 2>&1
   run_rc=$?
@@ -436,7 +444,7 @@ for i in ${scatter_order//,/ }; do echo "node$i slots=$slots"; done > "$out/host
   echo "# bench/cluster.sh $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
   echo "cluster: $nodes nodes x $slots slots ($np ranks, $tasks_per_slot per core), repeat $repeat, parmapper --time $map_time"
-  echo "sizes: qboxlike '$BENCH_ARGS_QBOXLIKE', halo3d '$BENCH_ARGS_HALO3D', spmv '$BENCH_ARGS_SPMV', lammps '$BENCH_ARGS_LAMMPS', hpcc '$BENCH_ARGS_HPCC', gromacs '$BENCH_ARGS_GROMACS'"
+  echo "sizes: qboxlike '$BENCH_ARGS_QBOXLIKE' (1gbit '$BENCH_ARGS_QBOXLIKE_1GBIT'), halo3d '$BENCH_ARGS_HALO3D' (1gbit '$BENCH_ARGS_HALO3D_1GBIT'), spmv '$BENCH_ARGS_SPMV', lammps '$BENCH_ARGS_LAMMPS', hpcc '$BENCH_ARGS_HPCC', gromacs '$BENCH_ARGS_GROMACS'"
   echo "scatter order: $scatter_order; two-level trunks oversubscribed $oversub:1"
   echo "load average at start: $(loadavg)"
 } > "$out/info.txt"
@@ -465,10 +473,10 @@ while read -r app net rate place; do
   # Profile and graphs, once per application (the pattern depends on the
   # ranks, not on where they run).
   if [ ! -f "$adir/graphs/wsum.tg.json" ]; then
-    mapfile -t cmd < <(app_cmd "$app")
+    mapfile -t cmd < <(app_cmd "$app" "$rate")
     mapfile -t opts < <(base_opts slot)
     t0=$(now)
-    "$tc" --name "$cname" run < /dev/null -- "$commprof_run" -o "$adir/profile.json" -- \
+    bg_wait "$tc" --name "$cname" run < /dev/null -- "$commprof_run" -o "$adir/profile.json" -- \
       mpirun "${opts[@]}" -wdir "$adir/work" "${cmd[@]}" > "$adir/profile.log" 2>&1
     rc=$?
     t1=$(now)
@@ -492,7 +500,7 @@ while read -r app net rate place; do
   # topomap: parmapper inside a job of the placement, as the production job.
   mapfile -t opts < <(base_opts "$place")
   t0=$(now)
-  "$tc" --name "$cname" run < /dev/null -- mpirun "${opts[@]}" "$parmapper" "$graph" --time "$map_time" \
+  bg_wait "$tc" --name "$cname" run < /dev/null -- mpirun "${opts[@]}" "$parmapper" "$graph" --time "$map_time" \
     --tasks-per-slot "$tasks_per_slot" "${netopt[@]}" --rankfile "$cd_/topomap.rankfile" \
     --report "$cd_/parmapper.json" > "$cd_/parmapper.log" 2>&1
   rc=$?
@@ -640,7 +648,8 @@ for c in cases:
         h[v] = mb(ok[0]) if ok else "n/a"
     if t["default"] and t["topomap"]:
         s = med(t["default"]) / med(t["topomap"])
-        if max(t["topomap"]) < min(t["default"]): note = "beyond"
+        if len(t["topomap"]) < 2 or len(t["default"]) < 2: note = "1 run: no spread"
+        elif max(t["topomap"]) < min(t["default"]): note = "beyond"
         elif min(t["topomap"]) > max(t["default"]): note = "slower"
         else: note = "within"
         sp = "%.2fx (%s)" % (s, note)
