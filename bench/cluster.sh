@@ -513,11 +513,16 @@ while read -r app net rate place; do
     status="failed: parmapper"
     failed=1
   fi
+  # A rankfile's slot=N binds the rank to core N even with --bind-to none
+  # (Open MPI 4.1), and the default variant is not bound: the runs use the
+  # rankfile with every rank given all the node's cores, slot=0-(C-1), so
+  # that only the hosts differ between the variants.
+  sed "s/slot=[0-9:]*\$/slot=0-$((cores - 1))/" "$cd_/topomap.rankfile" > "$cd_/topomap.run.rankfile" 2> /dev/null
 
   # bad: heavy partners scattered across nodes (and leaves): from the
   # block mapping, swaps of two tasks on different nodes that raise the
   # hop-bytes of all the traffic (graphs-all/sum.tg.json) most, until none
-  # does; the slots folded onto the node's cores for the rankfile.
+  # does; its rankfile gives every rank all the node's cores (below).
   python3 - "$adir/graphs-all/sum.tg.json" "$cdir/nodes" "$slots" "$cores" "$net" \
     "$cd_/bad.map" "$cd_/bad.rankfile" <<'PY' || { status="failed: bad mapping"; failed=1; }
 import json, sys
@@ -566,7 +571,7 @@ with open(map_out, "w") as m, open(rf_out, "w") as r:
     for t in range(n):
         s = used.get(node[t], 0); used[node[t]] = s + 1
         m.write("%d %s %d\n" % (t, hosts[node[t]], s))
-        r.write("rank %d=%s slot=%d\n" % (t, hosts[node[t]], s % cores))
+        r.write("rank %d=%s slot=0-%d\n" % (t, hosts[node[t]], cores - 1))
 PY
 
   # The runs, alternating: run r starts with variant (r - 1) mod 3.
@@ -578,7 +583,7 @@ PY
       case $v in
         default) rf=- ;;
         bad) rf=$cd_/bad.rankfile ;;
-        topomap) rf=$cd_/topomap.rankfile ;;
+        topomap) rf=$cd_/topomap.run.rankfile ;;
       esac
       if [ "$v" = topomap ] && [ "$status" != ok ]; then continue; fi
       run_app "$cd_" "$v.$r" "$place" "$rf" "$app"
