@@ -24,8 +24,9 @@
 #   --rates       link rates, e.g. 100mbit,1gbit
 #   --placements  slot (mpirun's default), node (--map-by node), scatter
 #                 (by slot on a hostfile listing the nodes in the order
-#                 --scatter-order, default 2,0,3,1, as a busy scheduler
-#                 hands out free nodes)
+#                 --scatter-order, default the two halves interleaved,
+#                 2,0,3,1 for 4 nodes, as a busy scheduler hands out
+#                 free nodes)
 #   Without --apps/--networks/--rates/--placements/--full: the default
 #   matrix (17 cases, 16 run, about 25-30 min on a 2-core machine); with any of
 #   them, the product of the lists given (the others: every value); --full:
@@ -47,7 +48,7 @@ build=$src/build
 out=''
 repeat=3
 apps='' networks='' rates='' placements='' full=0
-nodes=4 slots=4 map_time=2 scatter_order=2,0,3,1 oversub=2
+nodes=4 slots=4 map_time=2 scatter_order= oversub=2
 cname=bench dry=0
 all_apps=qboxlike,halo3d,spmv,lammps,hpcc,gromacs
 all_networks=flat,twolevel
@@ -91,7 +92,13 @@ for r in ${rates//,/ }; do
   [[ $r =~ ^[0-9]+(\.[0-9]+)?[kmg]bit$ ]] || usage "--rates: '$r' is not a tc rate such as 100mbit"
 done
 np=$((nodes * slots))
-# The scattered node order: a permutation of 0..N-1.
+# The scattered node order: a permutation of 0..N-1; by default the two
+# halves of the nodes interleaved, the second first (2,0,3,1 for 4 nodes).
+if [ -z "$scatter_order" ]; then
+  scatter_order=$(awk -v n="$nodes" 'BEGIN { h = int(n / 2); s = ""
+    for (i = 0; i < n - h; i++) { if (i < h) s = s "," (h + i + (n % 2)); s = s "," i }
+    print substr(s, 2) }')
+fi
 if [ "$(tr ',' '\n' <<< "$scatter_order" | sort -n | tr '\n' ' ')" != "$(seq 0 $((nodes - 1)) | tr '\n' ' ')" ]; then
   usage "--scatter-order wants a permutation of 0..$((nodes - 1)), not '$scatter_order'"
 fi
@@ -447,7 +454,11 @@ for i in ${scatter_order//,/ }; do echo "node$i slots=$slots"; done > "$out/host
   echo "sizes: qboxlike '$BENCH_ARGS_QBOXLIKE' (1gbit '$BENCH_ARGS_QBOXLIKE_1GBIT'), halo3d '$BENCH_ARGS_HALO3D' (1gbit '$BENCH_ARGS_HALO3D_1GBIT'), spmv '$BENCH_ARGS_SPMV', lammps '$BENCH_ARGS_LAMMPS', hpcc '$BENCH_ARGS_HPCC', gromacs '$BENCH_ARGS_GROMACS'"
   echo "scatter order: $scatter_order; two-level trunks oversubscribed $oversub:1"
   echo "load average at start: $(loadavg)"
+  if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v c="$cores" 'BEGIN { exit !(l >= c) }'; then
+    echo "warning: the load average is at or above the $cores cores before the first run: other processes compete with the ranks, and the times are not to be trusted"
+  fi
 } > "$out/info.txt"
+grep '^warning' "$out/info.txt" >&2
 progress "$ncases cases x 3 variants x $repeat runs; output in $out; load average $(loadavg)"
 
 k=0
