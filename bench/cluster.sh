@@ -402,9 +402,11 @@ EOF
 # ------------------------------------------------------------ one run
 # The mpirun options of a placement, one a line; every variant runs with
 # --bind-to none (every node's daemon would bind to the same two physical
-# cores) and mpi_yield_when_idle (16 polling ranks on 2 cores otherwise).
+# cores) and mpi_yield_when_idle (16 polling ranks on 2 cores otherwise);
+# GMX_MAXBACKUP=-1: GROMACS overwrites its md.log instead of keeping
+# backups, of which it refuses to make more than 99.
 base_opts() { # PLACEMENT
-  printf '%s\n' -np "$np" --bind-to none --mca mpi_yield_when_idle 1
+  printf '%s\n' -np "$np" --bind-to none --mca mpi_yield_when_idle 1 -x GMX_MAXBACKUP=-1
   case $1 in
     node) printf '%s\n' --map-by node ;;
     scatter) printf '%s\n' --hostfile "$out/hostfile.scatter" ;;
