@@ -40,7 +40,10 @@
 set -u
 me=bench/cluster.sh
 src=$(cd "$(dirname "$0")/.." && pwd)
-say() { echo "$me: $*" >&2; }
+# fd 3: the script's own stderr, which a trap running inside a redirected
+# child's call still reaches.
+exec 3>&2
+say() { echo "$me: $*" >&3; }
 die() { say "$*"; exit 1; }
 usage() { say "$1 (see --help)"; exit 2; }
 
@@ -186,8 +189,31 @@ failed=0
 
 # A child in the background and waited for, so that a signal reaches the
 # script's trap at once (which brings the cluster down, killing the job).
-bg_wait() { "$@" & wait $!; }
-progress() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
+bg_pid=''
+bg_wait() {
+  local rc
+  "$@" &
+  bg_pid=$!
+  wait "$bg_pid"
+  rc=$?
+  bg_pid=''
+  return $rc
+}
+# Stop the job in flight (mpirun on node0; its daemons on the other nodes
+# exit with it), TERM then KILL after 5 s.
+stop_job() {
+  local i
+  [ -n "$bg_pid" ] || return 0
+  kill -TERM "$bg_pid" 2> /dev/null
+  for ((i = 0; i < 50; i++)); do
+    kill -0 "$bg_pid" 2> /dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$bg_pid" 2> /dev/null
+  wait "$bg_pid" 2> /dev/null
+  bg_pid=''
+}
+progress() { echo "[$(date -u +%H:%M:%S)] $*" >&3; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
@@ -196,10 +222,18 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 cluster_net='' cluster_rate=''
 cdir=''
 cluster_down() {
+  stop_job
   if [ -n "$cluster_net" ]; then
-    "$tc" --name "$cname" down > /dev/null 2>&1 || say "topomap-cluster --name $cname down failed: remove it by hand"
+    "$tc" --name "$cname" down > /dev/null 2>&1 ||
+      say "topomap-cluster --name $cname down failed: see topomap-cluster --name $cname status"
     cluster_net=''
   fi
+}
+on_signal() {
+  trap - INT TERM HUP
+  say "interrupted: stopping the job and bringing cluster '$cname' down"
+  cluster_down
+  exit 130
 }
 on_exit() {
   local rc=$?
@@ -207,7 +241,7 @@ on_exit() {
   exit $rc
 }
 trap on_exit EXIT
-trap 'say "interrupted"; exit 130' INT TERM HUP
+trap on_signal INT TERM HUP
 # Trunk rate: F:1 oversubscribed, i.e. nodes-per-leaf x rate / F.
 trunk_of() { # RATE
   [[ $1 =~ ^([0-9.]+)([kmg])bit$ ]]
