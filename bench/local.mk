@@ -64,3 +64,23 @@ bench-parmapper: bench/mapper parmapper/parmapper taskgraph/taskgraph
 	python3 $(srcdir)/bench/parmapper.py --mapper bench/mapper \
 	  --parmapper parmapper/parmapper --taskgraph taskgraph/taskgraph \
 	  --mpirun '$(MPIEXEC)' $(PARMAPPER_FLAGS)
+
+# The application on the emulated cluster (issue 16): the default mapping, a
+# bad one and topomap's under three placements, two networks and two link
+# rates (bench/README.md).  bench/libmpitime.so is the PMPI preload that
+# times MPI_Init to MPI_Finalize and records each rank's host; -rpath makes
+# libtool build it shared although it is not installed.
+noinst_LTLIBRARIES = bench/libmpitime.la
+bench_libmpitime_la_SOURCES = bench/mpitime.c
+bench_libmpitime_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+bench_libmpitime_la_LIBADD = $(MPI_LIBS)
+bench_libmpitime_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/bench/.libs
+EXTRA_DIST += bench/cluster.sh
+
+# Not part of `make bench`: it needs root and about half an hour.
+# CLUSTER_FLAGS passes options, e.g. CLUSTER_FLAGS="--matrix full --repeat 5".
+.PHONY: bench-cluster
+bench-cluster: bench/libmpitime.la libcommprof/libcommprof.la parmapper/parmapper \
+	  taskgraph/taskgraph greedymap/greedymap examples/qboxlike examples/halo3d \
+	  examples/spmv $(TOPOMAP_RUN_GENERATED) scripts/commprof-run
+	$(srcdir)/bench/cluster.sh --build . $(CLUSTER_FLAGS)
