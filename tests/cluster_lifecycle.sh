@@ -38,6 +38,11 @@ expect_qdisc "$cluster_name-net" p2 "tbf rate 20Mbit"
 expect_fail 2 "--trunk-rate: cluster '$cluster_name' has one level" cluster rate 20mbit --trunk-rate 1mbit
 expect_fail 1 "'node7' is not a node of cluster" cluster run --node node7 -- hostname
 
+# More slots than cores: Open MPI is told to yield when idle; a user's
+# own setting is kept.
+expect_ok on_cluster sh -c 'echo "yield=${OMPI_MCA_mpi_yield_when_idle-unset}"'
+expect_output "yield=unset"
+
 # A job killed with its mpirun (SIGKILL) leaves its ranks running on the
 # nodes; down stops them.
 marker=$((600 + $$ % 1000)).25
@@ -56,6 +61,21 @@ expect_ok cluster down
 checks=$((checks + 1))
 left=$(cluster_leftovers; pgrep -af "^sleep $marker\$")
 [ -z "$left" ] || fail "left behind after down: $left"
+
+# A down that stopped halfway (a namespace and a node's UTS mount already
+# gone) is finished by the next one.
+cluster_up 4 --slots 4 --rate 1gbit
+expect_ok on_cluster sh -c 'echo "yield=${OMPI_MCA_mpi_yield_when_idle-unset}"'
+expect_output "yield=1"
+expect_ok env OMPI_MCA_mpi_yield_when_idle=0 "$CLUSTER" --name "$cluster_name" run -- \
+  sh -c 'echo "yield=$OMPI_MCA_mpi_yield_when_idle"'
+expect_output "yield=0"
+ip netns del "$cluster_name-node1"
+umount "$cluster_dir/uts/node2"
+expect_ok cluster down
+checks=$((checks + 1))
+left=$(cluster_leftovers)
+[ -z "$left" ] || fail "left behind after a down that finished an earlier one: $left"
 
 # Two levels: 2 leaves of 2 nodes, trunks at a quarter of the node links,
 # and the topology.conf that says so.
