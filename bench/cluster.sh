@@ -548,7 +548,7 @@ while read -r app net rate place; do
   mapfile -t opts < <(base_opts "$place")
   t0=$(now)
   bg_wait "$tc" --name "$cname" run < /dev/null -- mpirun "${opts[@]}" "$parmapper" "$graph" --time "$map_time" \
-    --tasks-per-slot "$tasks_per_slot" "${netopt[@]}" --rankfile "$cd_/topomap.rankfile" \
+    "${netopt[@]}" --rankfile "$cd_/topomap.rankfile" \
     --report "$cd_/parmapper.json" > "$cd_/parmapper.log" 2>&1
   rc=$?
   t1=$(now)
