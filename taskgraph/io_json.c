@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile_internal.h"
 #include "tg_internal.h"
 
 #define TG_JSON_FORMAT "topomap-taskgraph"
@@ -240,6 +241,13 @@ static int read_layers(const char *path, json_t *layers, tg_graph *g,
     return 0;
 }
 
+/* The line of the top-level "tasks" member. */
+static long tasks_line(const tg_text *t)
+{
+    tg_json_step at = {"tasks", 0};
+    return tg_json_line(t->buf, t->len, &at, 1);
+}
+
 int tg_read_json(const char *path, tg_graph **out, tg_error *err)
 {
     /* Through tg_text, so an empty or unreadable file gets the same
@@ -250,10 +258,11 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
         return rc;
     json_error_t jerr;
     json_t *root = json_loadb(t.buf, t.len, JSON_REJECT_DUPLICATES, &jerr);
-    tg_text_free(&t);
-    if (!root)
+    if (!root) {
+        tg_text_free(&t);
         return tg_error_set(err, TG_EPARSE, path, jerr.line > 0 ? jerr.line : 0,
                             "%s", jerr.text);
+    }
     tg_graph *g = NULL;
     json_t *format = json_object_get(root, "format");
     json_t *version = json_object_get(root, "version");
@@ -276,6 +285,10 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
         rc = tg_error_set(err, TG_EPARSE, path, 0,
                           "\"tasks\" must be an integer in 0..%d",
                           TG_TASKS_MAX);
+    else if (tg_declared_check(path, tasks_line(&t), "\"tasks\":",
+                               (uint64_t)json_integer_value(tasks), t.len,
+                               err))
+        rc = TG_EPARSE; /* tasks with no edge take no byte of the file */
     else
         rc = read_edges(path, json_object_get(root, "edges"), "edges",
                         (int)json_integer_value(tasks), &g, err);
@@ -284,6 +297,7 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
     if (!rc)
         rc = read_layers(path, json_object_get(root, "layers"), g, err);
     json_decref(root);
+    tg_text_free(&t);
     if (rc) {
         tg_graph_free(g);
         return rc;

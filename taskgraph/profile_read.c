@@ -582,6 +582,13 @@ static int read_body(reader *r, json_t *root)
     if (!rc)
         rc = int_member(r, root, "world_size", 1, TG_TASKS_MAX,
                         &p->world_size);
+    if (!rc) { /* ranks absent from the file take no byte of it */
+        push_key(r, "world_size");
+        rc = tg_declared_check(
+            r->path, tg_json_line(r->text->buf, r->text->len, r->at, r->depth),
+            "world_size", (uint64_t)p->world_size, r->text->len, r->err);
+        pop(r);
+    }
     if (!rc)
         rc = read_types(r, root);
     if (rc)

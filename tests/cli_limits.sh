@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Small hostile files must not cost much: a count a file declares is
+# bounded by what the file can hold (tasks of a .tg.json, rows of a Matrix
+# Market file, a profile's world_size: 1048576 plus one per byte), and a
+# hostlist by an explicit limit (1048576 names).  Each is refused with its
+# file, line and problem, exit 1, within a small address space (ulimit -v),
+# and nothing is written.
+. "$TOPOMAP_SRCDIR/tests/lib.sh"
+tg=$TASKGRAPH
+gm=$GREEDYMAP
+in=$work/in
+mkdir -p "$in" "$work/o"
+
+# limited CMD...: CMD under a 200 MB address space (before the fix these
+# took 1.5 to 6.9 GB and 5 to 100+ s).
+limited() { (ulimit -v 200000; "$@"); }
+
+# A 90-byte .tg.json declaring 200,000,000 tasks and no edge.
+printf '{"format": "topomap-taskgraph", "version": 1, "tasks": 200000000, "edges": [],"types": []}' > "$in/huge.tg.json"
+expect_fail 1 "taskgraph: $in/huge.tg.json:1: \"tasks\": 200000000 is more than a file of 90 bytes may declare (at most 1048666: 1048576 plus one per byte)" \
+  limited $tg info "$in/huge.tg.json"
+expect_fail 1 "taskgraph: $in/huge.tg.json:1: \"tasks\": 200000000 is more than" \
+  limited $tg convert "$in/huge.tg.json" "$work/o/out.graph"
+expect_no_file "$work/o/out.graph"
+[ "$(count_files "$work/o")" -eq 0 ] || fail "stray files in $work/o"
+
+# The same count on its own line is reported at that line.
+printf '{"format": "topomap-taskgraph", "version": 1,\n "tasks": 200000000,\n "edges": []}\n' > "$in/lines.tg.json"
+expect_fail 1 "taskgraph: $in/lines.tg.json:2: \"tasks\": 200000000 is more than a file of 81 bytes may declare (at most 1048657: 1048576 plus one per byte)" \
+  limited $tg info "$in/lines.tg.json"
+
+# Matrix Market declaring 2e8 x 2e8 with no entry.
+printf '%%%%MatrixMarket matrix coordinate pattern general\n200000000 200000000 0\n' > "$in/huge.mtx"
+expect_fail 1 "taskgraph: $in/huge.mtx:2: the row count 200000000 is more than a file of 71 bytes may declare (at most 1048647: 1048576 plus one per byte)" \
+  limited $tg info "$in/huge.mtx"
+
+# A profile declaring a world of 200,000,000 (and 20,000,000) ranks.
+for n in 200000000 20000000; do
+  printf '{"format": "topomap-commprof", "version": 1, "mpi_library": "x",\n "world_size": %s,\n "types": [], "ranks": [], "communicators": []}\n' $n > "$in/world$n.json"
+  size=$(wc -c < "$in/world$n.json")
+  expect_fail 1 "taskgraph: $in/world$n.json:2: world_size $n is more than a file of $size bytes may declare (at most $((1048576 + size)): 1048576 plus one per byte)" \
+    limited $tg info "$in/world$n.json"
+done
+# A partial profile goes through the same reader (taskgraph merge).
+printf '{"format": "topomap-commprof", "version": 1, "partial": true, "mpi_library": "x",\n "world_size": 200000000,\n "types": [], "ranks": [], "communicators": []}\n' > "$in/part.json.rank0"
+expect_fail 1 "$in/part.json.rank0:2: world_size 200000000 is more than a file of" \
+  limited $tg merge "$in/part.json.rank0" -o "$work/o/merged.json"
+expect_no_file "$work/o/merged.json"
+
+# Within the bound a declared count is still taken: 1048576 tasks.
+printf '{"format": "topomap-taskgraph", "version": 1, "tasks": 1048576, "edges": [[0, 1048575, 5]]}' > "$in/edge.tg.json"
+expect_ok $tg info "$in/edge.tg.json"
+expect_output "tasks        1048576"
+
+finish
