@@ -52,4 +52,26 @@ printf '{"format": "topomap-taskgraph", "version": 1, "tasks": 1048576, "edges":
 expect_ok $tg info "$in/edge.tg.json"
 expect_output "tasks        1048576"
 
+# topology.conf: a 39-byte line expanding to 11 million hosts, and one
+# expanding to 100 million.
+printf 'SwitchName=s0 Nodes=a[0-3341]b[0-3341]\n' > "$in/t1.conf"
+expect_fail 1 "greedymap: $in/t1.conf:1: Nodes=a[0-3341]b[0-3341] expands to 11168964 hosts, more than the limit of 1048576" \
+  limited $gm configs --slots 1 --network "fattree:$in/t1.conf"
+printf 'SwitchName=s0 Nodes=n[0-99999999]\n' > "$in/t2.conf"
+expect_fail 1 "greedymap: $in/t2.conf:1: Nodes=n[0-99999999] expands to 100000000 hosts, more than the limit of 1048576" \
+  limited $gm configs --slots 1 --network "fattree:$in/t2.conf"
+# Switches= lists are bounded the same way; a product past 10^18 is
+# said to be more than that.
+printf 'SwitchName=s0 Nodes=n0\nSwitchName=top Switches=s[0-999999999]x[0-999999999]y[0-9]\n' > "$in/t3.conf"
+expect_fail 1 "greedymap: $in/t3.conf:2: Switches=s[0-999999999]x[0-999999999]y[0-9] expands to more than 1000000000000000000 hosts, more than the limit of 1048576" \
+  limited $gm configs --slots 1 --network "fattree:$in/t3.conf"
+# Many lines, each within the limit, cannot add up past it.
+{ for i in 0 1 2; do printf 'SwitchName=s%d Nodes=s%dn[0-399999]\n' $i $i; done; } > "$in/t4.conf"
+expect_fail 1 "greedymap: $in/t4.conf:3: Nodes=s2n[0-399999] takes the names listed in the file to 1200000, more than the limit of 1048576" \
+  limited $gm configs --slots 1 --network "fattree:$in/t4.conf"
+# A topology at the limit is fine: 2 switches of 512 nodes, listed as
+# n[000-511].
+printf 'SwitchName=s0 Nodes=a[000-511]\nSwitchName=s1 Nodes=b[000-511]\nSwitchName=top Switches=s[0-1]\n' > "$in/ok.conf"
+expect_ok $gm configs --slots 1 --network "fattree:$in/ok.conf"
+
 finish
