@@ -34,6 +34,8 @@ int gm_strmap_put(gm_strmap *h, const char *key, int val);
  * ("n[0-99999999]") must not cost millions of names.  1048576 hosts is
  * past the largest machines built. */
 #define GM_HOSTLIST_MAX (1 << 20)
+/* The most slots a hostfile may give, all its lines together. */
+#define GM_HOSTFILE_SLOTS_MAX (1 << 20)
 /* Counts past this are reported as "more than". */
 #define GM_HOSTLIST_HUGE 1000000000000000000LL
 

@@ -74,4 +74,17 @@ expect_fail 1 "greedymap: $in/t4.conf:3: Nodes=s2n[0-399999] takes the names lis
 printf 'SwitchName=s0 Nodes=a[000-511]\nSwitchName=s1 Nodes=b[000-511]\nSwitchName=top Switches=s[0-1]\n' > "$in/ok.conf"
 expect_ok $gm configs --slots 1 --network "fattree:$in/ok.conf"
 
+# Hostfiles: a 20-byte line giving 2^31 - 1 slots (before: 29 s and 8.4 GB
+# to map 4 tasks), and lines that add up past the limit.
+printf '{"format": "topomap-taskgraph", "version": 1, "tasks": 4, "edges": [[0, 1, 5]]}' > "$in/g4.tg.json"
+printf 'n0 slots=2147483647\n' > "$in/big.hosts"
+expect_fail 1 "greedymap: $in/big.hosts:1: slots=2147483647 takes the hostfile to 2147483647 slots, more than the limit of 1048576" \
+  limited $gm map "$in/g4.tg.json" --hostfile "$in/big.hosts" -o "$work/o/map"
+expect_no_file "$work/o/map"
+printf 'n0 slots=1000000\nn1 slots=48577\n' > "$in/sum.hosts"
+expect_fail 1 "greedymap: $in/sum.hosts:2: slots=48577 takes the hostfile to 1048577 slots, more than the limit of 1048576" \
+  limited $gm map "$in/g4.tg.json" --hostfile "$in/sum.hosts" -o "$work/o/map"
+printf 'n0 slots=1000000\nn1 slots=48576\n' > "$in/ok.hosts"
+expect_ok $gm map "$in/g4.tg.json" --hostfile "$in/ok.hosts" -o "$work/o/map"
+
 finish
