@@ -248,6 +248,23 @@ static long tasks_line(const tg_text *t)
     return tg_json_line(t->buf, t->len, &at, 1);
 }
 
+/* Tasks with no edge take no byte of the file, and every layer is a graph
+ * of all the tasks: bound tasks x (1 + layers) by the file's size. */
+static int check_tasks(const char *path, const tg_text *t, json_int_t tasks,
+                       json_t *layers, tg_error *err)
+{
+    size_t nl = json_is_array(layers) ? json_array_size(layers) : 0;
+    if (nl == 0)
+        return tg_declared_check(path, tasks_line(t), "\"tasks\":",
+                                 (uint64_t)tasks, t->len, err);
+    char what[128];
+    snprintf(what, sizeof what, "\"tasks\": %lld in the graph and each of "
+             "its %zu layers,", (long long)tasks, nl);
+    /* tasks < 2^31 and nl < 2^32 (each layer takes bytes): no overflow. */
+    return tg_declared_check(path, tasks_line(t), what,
+                             (uint64_t)tasks * (nl + 1), t->len, err);
+}
+
 int tg_read_json(const char *path, tg_graph **out, tg_error *err)
 {
     /* Through tg_text, so an empty or unreadable file gets the same
@@ -285,10 +302,9 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
         rc = tg_error_set(err, TG_EPARSE, path, 0,
                           "\"tasks\" must be an integer in 0..%d",
                           TG_TASKS_MAX);
-    else if (tg_declared_check(path, tasks_line(&t), "\"tasks\":",
-                               (uint64_t)json_integer_value(tasks), t.len,
-                               err))
-        rc = TG_EPARSE; /* tasks with no edge take no byte of the file */
+    else if (check_tasks(path, &t, json_integer_value(tasks),
+                         json_object_get(root, "layers"), err))
+        rc = TG_EPARSE;
     else
         rc = read_edges(path, json_object_get(root, "edges"), "edges",
                         (int)json_integer_value(tasks), &g, err);

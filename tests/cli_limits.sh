@@ -47,6 +47,26 @@ expect_fail 1 "$in/part.json.rank0:2: world_size 200000000 is more than a file o
   limited $tg merge "$in/part.json.rank0" -o "$work/o/merged.json"
 expect_no_file "$work/o/merged.json"
 
+# Every layer of a .tg.json is a graph of all the tasks: 1000000 tasks
+# and 2000 empty layers (61 kB; before: 66 s and 15.7 GB).
+awk 'BEGIN { printf "{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 1000000, \"edges\": [], \"layers\": [";
+  for (i = 0; i < 2000; i++) printf "%s{\"name\": \"l%d\", \"edges\": []}", i ? "," : "", i;
+  printf "]}" }' > "$in/layers.tg.json"
+size=$(wc -c < "$in/layers.tg.json")
+expect_fail 1 "taskgraph: $in/layers.tg.json:1: \"tasks\": 1000000 in the graph and each of its 2000 layers, 2001000000 is more than a file of $size bytes may declare (at most $((1048576 + size)): 1048576 plus one per byte)" \
+  limited $tg info "$in/layers.tg.json"
+
+# Each rank of a profile holds a time and a count per type: 2000 types
+# for each of 1000 ranks.
+awk 'BEGIN { printf "{\"format\": \"topomap-commprof\", \"version\": 1, \"mpi_library\": \"x\",\n \"world_size\": 1000,\n \"types\": [";
+  for (i = 0; i < 2000; i++) printf "%s\"t%d\"", i ? "," : "", i;
+  printf "],\n \"ranks\": [";
+  for (i = 0; i < 1000; i++) printf "%s{\"rank\": %d, \"host\": \"h\", \"local_rank\": %d, \"cpus\": \"0\", \"wall_ns\": 0, \"mpi_ns\": 0, \"types\": {}, \"sent\": [], \"received\": [], \"rma\": []}", i ? ",\n" : "", i, i;
+  printf "],\n \"communicators\": []}\n" }' > "$in/types.json"
+size=$(wc -c < "$in/types.json")
+expect_fail 1 "taskgraph: $in/types.json:3: 2000 types for each of 1000 ranks, 2000000 is more than a file of $size bytes may declare (at most $((1048576 + size)): 1048576 plus one per byte)" \
+  limited $tg info "$in/types.json"
+
 # Within the bound a declared count is still taken: 1048576 tasks.
 printf '{"format": "topomap-taskgraph", "version": 1, "tasks": 1048576, "edges": [[0, 1048575, 5]]}' > "$in/edge.tg.json"
 expect_ok $tg info "$in/edge.tg.json"
