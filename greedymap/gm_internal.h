@@ -44,10 +44,10 @@ long long gm_hostlist_count(const char *list, long long cap);
 
 /* Expand a Slurm hostlist ("n[0-3,7],login[01-02]x") calling fn for each
  * name in order.  A list of more than GM_HOSTLIST_MAX names is refused
- * before any is made ("KEY=LIST expands to N hosts, more than the limit
- * of M"; key may be NULL).  Returns 0, fn's nonzero return, or TG_EPARSE
+ * before any is made ("KEY=LIST expands to N NOUN, more than the limit
+ * of M"; key may be NULL; noun says what the names are: "hosts").  Returns 0, fn's nonzero return, or TG_EPARSE
  * with a message in why (for the caller to put at its file and line). */
-int gm_hostlist_expand(const char *key, const char *list,
+int gm_hostlist_expand(const char *key, const char *noun, const char *list,
                        int (*fn)(void *arg, const char *name), void *arg,
                        char *why, size_t whysize);
 

@@ -149,7 +149,7 @@ bad:
     return TG_EPARSE;
 }
 
-int gm_hostlist_expand(const char *key, const char *list,
+int gm_hostlist_expand(const char *key, const char *noun, const char *list,
                        int (*fn)(void *arg, const char *name), void *arg,
                        char *why, size_t whysize)
 {
@@ -157,9 +157,9 @@ int gm_hostlist_expand(const char *key, const char *list,
      * cost millions of names (and their time and memory). */
     if (gm_hostlist_count(list, GM_HOSTLIST_MAX + 1LL) > GM_HOSTLIST_MAX) {
         long long n = gm_hostlist_count(list, GM_HOSTLIST_HUGE);
-        snprintf(why, whysize, "%s%s%.200s expands to %s%lld hosts, more "
+        snprintf(why, whysize, "%s%s%.200s expands to %s%lld %s, more "
                  "than the limit of %d", key ? key : "", key ? "=" : "",
-                 list, n == GM_HOSTLIST_HUGE ? "more than " : "", n,
+                 list, n == GM_HOSTLIST_HUGE ? "more than " : "", n, noun,
                  GM_HOSTLIST_MAX);
         return TG_EPARSE;
     }

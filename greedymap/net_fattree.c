@@ -70,7 +70,8 @@ static int expand(ft_parse *p, const char *key, const char *list,
                                 key, list, n + p->listed, GM_HOSTLIST_MAX);
         p->listed += n;
     }
-    int rc = gm_hostlist_expand(key, list, fn, p, why, sizeof why);
+    int rc = gm_hostlist_expand(key, fn == add_node ? "hosts" : "switches",
+                                list, fn, p, why, sizeof why);
     if (rc == TG_EPARSE && why[0])
         return tg_error_set(p->err, rc, p->t.source, p->t.line, "%s", why);
     return rc;

@@ -83,7 +83,7 @@ expect_fail 1 "greedymap: $in/t2.conf:1: Nodes=n[0-99999999] expands to 10000000
 # Switches= lists are bounded the same way; a product past 10^18 is
 # said to be more than that.
 printf 'SwitchName=s0 Nodes=n0\nSwitchName=top Switches=s[0-999999999]x[0-999999999]y[0-9]\n' > "$in/t3.conf"
-expect_fail 1 "greedymap: $in/t3.conf:2: Switches=s[0-999999999]x[0-999999999]y[0-9] expands to more than 1000000000000000000 hosts, more than the limit of 1048576" \
+expect_fail 1 "greedymap: $in/t3.conf:2: Switches=s[0-999999999]x[0-999999999]y[0-9] expands to more than 1000000000000000000 switches, more than the limit of 1048576" \
   limited $gm configs --slots 1 --network "fattree:$in/t3.conf"
 # Many lines, each within the limit, cannot add up past it.
 { for i in 0 1 2; do printf 'SwitchName=s%d Nodes=s%dn[0-399999]\n' $i $i; done; } > "$in/t4.conf"
