@@ -254,13 +254,15 @@ static int check_tasks(const char *path, const tg_text *t, json_int_t tasks,
                        json_t *layers, tg_error *err)
 {
     size_t nl = json_is_array(layers) ? json_array_size(layers) : 0;
+    /* tasks < 2^31 and nl < 2^32 (each layer takes bytes): no overflow. */
+    if ((uint64_t)tasks * (nl + 1) <= (uint64_t)TG_UNLISTED_MAX + t->len)
+        return 0; /* (the line is looked for only to report) */
     if (nl == 0)
         return tg_declared_check(path, tasks_line(t), "\"tasks\":",
                                  (uint64_t)tasks, t->len, err);
     char what[128];
     snprintf(what, sizeof what, "\"tasks\": %lld in the graph and each of "
              "its %zu layers,", (long long)tasks, nl);
-    /* tasks < 2^31 and nl < 2^32 (each layer takes bytes): no overflow. */
     return tg_declared_check(path, tasks_line(t), what,
                              (uint64_t)tasks * (nl + 1), t->len, err);
 }

@@ -594,18 +594,21 @@ static int read_body(reader *r, json_t *root)
     if (!rc)
         rc = int_member(r, root, "world_size", 1, TG_TASKS_MAX,
                         &p->world_size);
-    if (!rc) { /* ranks absent from the file take no byte of it */
+    if (!rc && (uint64_t)p->world_size >
+                   (uint64_t)TG_UNLISTED_MAX + r->text->len) {
+        /* ranks absent from the file take no byte of it */
         push_key(r, "world_size");
         rc = tg_declared_check(
             r->path, tg_json_line(r->text->buf, r->text->len, r->at, r->depth),
             "world_size", (uint64_t)p->world_size, r->text->len, r->err);
         pop(r);
     }
-    if (!rc) { /* each rank present holds a time and a count per type */
-        json_t *ta = json_object_get(root, "types");
-        json_t *ra = json_object_get(root, "ranks");
-        size_t nt = json_is_array(ta) ? json_array_size(ta) : 0;
-        size_t nr = json_is_array(ra) ? json_array_size(ra) : 0;
+    json_t *ta = json_object_get(root, "types");
+    json_t *ra = json_object_get(root, "ranks");
+    size_t nt = json_is_array(ta) ? json_array_size(ta) : 0;
+    size_t nr = json_is_array(ra) ? json_array_size(ra) : 0;
+    if (!rc && (uint64_t)nt * nr > (uint64_t)TG_UNLISTED_MAX + r->text->len) {
+        /* each rank present holds a time and a count per type */
         char what[96];
         snprintf(what, sizeof what, "%zu types for each of %zu ranks,", nt,
                  nr);
