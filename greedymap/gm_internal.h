@@ -30,10 +30,24 @@ int gm_strmap_put(gm_strmap *h, const char *key, int val);
 
 /* ------------------------------------------------------------ hostlist */
 
+/* The most names one hostlist may expand to: a few bytes of ranges
+ * ("n[0-99999999]") must not cost millions of names.  1048576 hosts is
+ * past the largest machines built. */
+#define GM_HOSTLIST_MAX (1 << 20)
+/* The most slots a hostfile may give, all its lines together. */
+#define GM_HOSTFILE_SLOTS_MAX (1 << 20)
+/* Counts past this are reported as "more than". */
+#define GM_HOSTLIST_HUGE 1000000000000000000LL
+
+/* Number of names `list` expands to, saturating at cap; -1 if malformed. */
+long long gm_hostlist_count(const char *list, long long cap);
+
 /* Expand a Slurm hostlist ("n[0-3,7],login[01-02]x") calling fn for each
- * name in order.  Returns 0, fn's nonzero return, or TG_EPARSE with a
- * message in why (for the caller to put at its file and line). */
-int gm_hostlist_expand(const char *list,
+ * name in order.  A list of more than GM_HOSTLIST_MAX names is refused
+ * before any is made ("KEY=LIST expands to N NOUN, more than the limit
+ * of M"; key may be NULL; noun says what the names are: "hosts").  Returns 0, fn's nonzero return, or TG_EPARSE
+ * with a message in why (for the caller to put at its file and line). */
+int gm_hostlist_expand(const char *key, const char *noun, const char *list,
                        int (*fn)(void *arg, const char *name), void *arg,
                        char *why, size_t whysize);
 

@@ -23,6 +23,73 @@ static int number(const char **p, long *v, int *width)
     return 0;
 }
 
+/* Number of names `item` (no top-level comma) expands to, saturating at
+ * cap (at most 10^18); -1 when malformed (expand() then says how). */
+static long long count_item(const char *item, long long cap)
+{
+    const char *open = strchr(item, '[');
+    if (!open)
+        return 1;
+    const char *close = strchr(open, ']');
+    if (!close || close == open + 1)
+        return -1;
+    long long rest = count_item(close + 1, cap);
+    if (rest < 0)
+        return -1;
+    long long total = 0;
+    const char *p = open + 1;
+    while (p < close) {
+        long lo, hi;
+        int wlo, whi;
+        if (number(&p, &lo, &wlo) != 0)
+            return -1;
+        hi = lo;
+        if (*p == '-') {
+            p++;
+            if (number(&p, &hi, &whi) != 0 || hi < lo)
+                return -1;
+        }
+        if (*p != ',' && p != close)
+            return -1;
+        if (*p == ',')
+            p++;
+        long long c;
+        if (__builtin_mul_overflow((long long)(hi - lo + 1), rest, &c) ||
+            c >= cap - total)
+            return cap;
+        total += c;
+    }
+    return total;
+}
+
+long long gm_hostlist_count(const char *list, long long cap)
+{
+    char item[1024];
+    long long total = 0;
+    const char *p = list;
+    while (*p) {
+        const char *q = p;
+        int depth = 0;
+        while (*q && (depth || *q != ',')) {
+            depth += (*q == '[') - (*q == ']');
+            q++;
+        }
+        size_t len = (size_t)(q - p);
+        if (len == 0 || len >= sizeof item || depth)
+            return -1;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        long long c = count_item(item, cap);
+        if (c < 0)
+            return -1;
+        if (c >= cap - total)
+            return cap;
+        total += c;
+        p = *q ? q + 1 : q;
+    }
+    return total;
+}
+
 /* Expand `item` (no top-level comma) with `prefix` already produced. */
 static int expand(const char *prefix, const char *item,
                   int (*fn)(void *, const char *), void *arg, char *why,
@@ -82,10 +149,20 @@ bad:
     return TG_EPARSE;
 }
 
-int gm_hostlist_expand(const char *list,
+int gm_hostlist_expand(const char *key, const char *noun, const char *list,
                        int (*fn)(void *arg, const char *name), void *arg,
                        char *why, size_t whysize)
 {
+    /* Counted before anything is expanded: a few bytes of ranges must not
+     * cost millions of names (and their time and memory). */
+    if (gm_hostlist_count(list, GM_HOSTLIST_MAX + 1LL) > GM_HOSTLIST_MAX) {
+        long long n = gm_hostlist_count(list, GM_HOSTLIST_HUGE);
+        snprintf(why, whysize, "%s%s%.200s expands to %s%lld %s, more "
+                 "than the limit of %d", key ? key : "", key ? "=" : "",
+                 list, n == GM_HOSTLIST_HUGE ? "more than " : "", n, noun,
+                 GM_HOSTLIST_MAX);
+        return TG_EPARSE;
+    }
     char item[1024];
     const char *p = list;
     while (*p) {

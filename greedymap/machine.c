@@ -125,9 +125,10 @@ int gm_machine_uniform(int nodes, int slots, gm_machine **out,
     return 0;
 }
 
-/* One hostfile line: "host [slots=S] [max_slots=M]". */
+/* One hostfile line: "host [slots=S] [max_slots=M]"; *total counts the
+ * file's slots so far. */
 static int hostfile_line(gm_machine *m, const tg_text *t, char *line,
-                         tg_error *err)
+                         long long *total, tg_error *err)
 {
     char *save;
     char *host = strtok_r(line, " \t", &save);
@@ -145,6 +146,14 @@ static int hostfile_line(gm_machine *m, const tg_text *t, char *line,
         if (is_slots)
             slots = x;
     }
+    /* A few bytes ("slots=2147483647") must not make a machine that
+     * costs gigabytes to map onto. */
+    if (*total + slots > GM_HOSTFILE_SLOTS_MAX)
+        return tg_error_set(err, TG_EPARSE, t->source, t->line,
+                            "slots=%lld takes the hostfile to %lld slots, "
+                            "more than the limit of %d", slots,
+                            *total + slots, GM_HOSTFILE_SLOTS_MAX);
+    *total += slots;
     int node = gm_machine_find(m, host);
     if (node >= 0) { /* mpirun adds the slots of a repeated host */
         if ((long long)m->slots[node] + slots > INT32_MAX)
@@ -173,12 +182,13 @@ int gm_machine_read_hostfile(const char *path, gm_machine **out,
     if (!m)
         rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     char *line;
+    long long total = 0;
     while (!rc && (line = tg_text_next(&t, "#", 1))) {
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
         if (!tg_lex_at_end(line))
-            rc = hostfile_line(m, &t, line, err);
+            rc = hostfile_line(m, &t, line, &total, err);
     }
     if (!rc && m->n == 0)
         rc = tg_error_set(err, TG_EPARSE, path, 0, "no hosts");

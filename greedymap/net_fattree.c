@@ -12,6 +12,7 @@ typedef struct ft_parse {
     gm_strmap defined;    /* switch name -> line of its SwitchName= */
     gm_strmap referenced; /* child switch name -> first line naming it */
     int sw;               /* the switch of the current line */
+    long long listed;     /* names the Nodes= and Switches= lists gave */
     tg_error *err;
 } ft_parse;
 
@@ -53,11 +54,24 @@ static int add_child(void *arg, const char *name)
     return gm_xbuild_link(&p->b, v, p->sw, p->err);
 }
 
-static int expand(ft_parse *p, const char *list, int (*fn)(void *,
-                                                           const char *))
+static int expand(ft_parse *p, const char *key, const char *list,
+                  int (*fn)(void *, const char *))
 {
-    char why[256] = "";
-    int rc = gm_hostlist_expand(list, fn, p, why, sizeof why);
+    char why[512] = "";
+    /* Each list is bounded by itself; the names that all the file's lists
+     * expand to are bounded in the same way, so that many short lines
+     * cannot add up to millions. */
+    long long n = gm_hostlist_count(list, GM_HOSTLIST_MAX + 1LL);
+    if (n >= 0 && n <= GM_HOSTLIST_MAX) {
+        if (n + p->listed > GM_HOSTLIST_MAX)
+            return tg_error_set(p->err, TG_EPARSE, p->t.source, p->t.line,
+                                "%s=%.200s takes the names listed in the "
+                                "file to %lld, more than the limit of %d",
+                                key, list, n + p->listed, GM_HOSTLIST_MAX);
+        p->listed += n;
+    }
+    int rc = gm_hostlist_expand(key, fn == add_node ? "hosts" : "switches",
+                                list, fn, p, why, sizeof why);
     if (rc == TG_EPARSE && why[0])
         return tg_error_set(p->err, rc, p->t.source, p->t.line, "%s", why);
     return rc;
@@ -101,8 +115,8 @@ static int parse_line(ft_parse *p, char *line)
     if (gm_strmap_put(&p->defined, p->b.x->names[sw], (int)p->t.line) < -1)
         return tg_error_set(p->err, TG_ENOMEM, NULL, 0, "out of memory");
     p->sw = sw;
-    int rc = nodes ? expand(p, nodes, add_node) : 0;
-    return rc ? rc : switches ? expand(p, switches, add_child) : 0;
+    int rc = nodes ? expand(p, "Nodes", nodes, add_node) : 0;
+    return rc ? rc : switches ? expand(p, "Switches", switches, add_child) : 0;
 }
 
 /* Every switch named as a child must be defined somewhere. */

@@ -54,8 +54,10 @@ static int read_compute(const ht_json *j, size_t i, json_t *c, ht_rank *r,
     return 0;
 }
 
+/* mark[peer] == self + 1 once rank self listed peer: a repeated peer shows
+ * in O(1), so a rank with many peers costs no quadratic time. */
 static int read_sends(const ht_json *j, size_t i, json_t *s, int self, int n,
-                      ht_rank *r, tg_error *err)
+                      int *mark, ht_rank *r, tg_error *err)
 {
     if (!s)
         return 0;
@@ -85,12 +87,11 @@ static int read_sends(const ht_json *j, size_t i, json_t *s, int self, int n,
                                       "sends[%d]: peer %lld is not another "
                                       "rank of 0..%d",
                                       k, (long long)peer, n - 1);
-        for (int q = 0; q < k; q++)
-            if (r->sends[q].peer == peer)
-                return ht_json_elem_error(j, err, "ranks", i,
-                                          "sends[%d]: peer %lld is listed "
-                                          "twice",
-                                          k, (long long)peer);
+        if (mark[peer] == self + 1)
+            return ht_json_elem_error(j, err, "ranks", i,
+                                      "sends[%d]: peer %lld is listed twice",
+                                      k, (long long)peer);
+        mark[peer] = self + 1;
         r->sends[k].peer = (int)peer;
         r->sends[k].bytes = (uint64_t)json_integer_value(b);
         r->sends[k].messages = m ? (uint64_t)json_integer_value(m) : 0;
@@ -98,9 +99,10 @@ static int read_sends(const ht_json *j, size_t i, json_t *s, int self, int n,
     return 0;
 }
 
-/* Entry i of the array, stored at the rank it names. */
+/* Entry i of the array, stored at the rank it names.  hosts maps
+ * "local_rank\nhost" to the rank that has it, mark is read_sends'. */
 static int read_rank(const ht_json *j, size_t i, json_t *o, int n, ht_input *in,
-                     tg_error *err)
+                     json_t *hosts, int *mark, tg_error *err)
 {
     if (!json_is_object(o))
         return ht_json_elem_error(j, err, "ranks", i, "must be an object");
@@ -125,14 +127,24 @@ static int read_rank(const ht_json *j, size_t i, json_t *o, int n, ht_input *in,
     if (!(r->host = strdup(json_string_value(host))))
         return tg_error_set(err, TG_ENOMEM, j->path, 0, "out of memory");
     r->local_rank = (int)json_integer_value(local);
-    for (int q = 0; q < n; q++)
-        if (q != self && in->ranks[q].host &&
-            in->ranks[q].local_rank == r->local_rank &&
-            !strcmp(in->ranks[q].host, r->host))
-            return ht_json_elem_error(j, err, "ranks", i,
-                                      "host %s local rank %d is also rank %d",
-                                      r->host, r->local_rank, q);
-    int rc = read_compute(j, i, json_object_get(o, "compute"), r, err);
+    size_t kl = strlen(r->host) + 24;
+    char *key = malloc(kl);
+    if (!key)
+        return tg_error_set(err, TG_ENOMEM, j->path, 0, "out of memory");
+    snprintf(key, kl, "%d\n%s", r->local_rank, r->host);
+    json_t *q = json_object_get(hosts, key);
+    int rc = q ? ht_json_elem_error(j, err, "ranks", i,
+                                    "host %s local rank %d is also rank %d",
+                                    r->host, r->local_rank,
+                                    (int)json_integer_value(q))
+               : json_object_set_new(hosts, key, json_integer(self))
+                     ? tg_error_set(err, TG_ENOMEM, j->path, 0,
+                                    "out of memory")
+                     : 0;
+    free(key);
+    if (rc)
+        return rc;
+    rc = read_compute(j, i, json_object_get(o, "compute"), r, err);
     if (rc)
         return rc;
     r->memory_bound = 1;
@@ -144,7 +156,8 @@ static int read_rank(const ht_json *j, size_t i, json_t *o, int n, ht_input *in,
         !(r->memory_bound >= 0 && r->memory_bound <= 1))
         return ht_json_elem_error(j, err, "ranks", i,
                                   "\"memory_bound\" must be in 0..1");
-    return read_sends(j, i, json_object_get(o, "sends"), self, n, r, err);
+    return read_sends(j, i, json_object_get(o, "sends"), self, n, mark, r,
+                      err);
 }
 
 int ht_input_read(const char *path, ht_input **out, tg_error *err)
@@ -161,14 +174,20 @@ int ht_input_read(const char *path, ht_input **out, tg_error *err)
              json_array_size(ranks) > INT32_MAX)
         rc = tg_error_set(err, TG_EPARSE, path, 0,
                           "\"ranks\" must be a non-empty array");
+    json_t *hosts = json_object();
+    int *mark = NULL;
     if (!rc) {
         in->n = (int)json_array_size(ranks);
-        if (!(in->ranks = calloc((size_t)in->n, sizeof *in->ranks)))
+        mark = calloc((size_t)in->n, sizeof *mark);
+        if (!(in->ranks = calloc((size_t)in->n, sizeof *in->ranks)) ||
+            !mark || !hosts)
             rc = tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
     }
     for (int i = 0; !rc && i < in->n; i++)
         rc = read_rank(&j, (size_t)i, json_array_get(ranks, (size_t)i), in->n,
-                       in, err);
+                       in, hosts, mark, err);
+    json_decref(hosts);
+    free(mark);
     ht_json_free(&j);
     if (rc) {
         ht_input_free(in);

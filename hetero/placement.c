@@ -270,8 +270,41 @@ static int read_memory(const ht_json *j, size_t i, json_t *m, ht_entry *e,
     return 0;
 }
 
+/* The earlier entry with rank `rank` or with host and local rank of e, as
+ * seen[0] (rank -> index) and seen[1] ("local\nhost" -> index) hold them:
+ * a hash lookup per entry, so that a file of n ranks takes no n^2 time.
+ * Returns the message's code, or 0 after recording e. */
+static int check_repeat(const ht_json *j, size_t i, const ht_entry *e,
+                        json_t *seen[2], tg_error *err)
+{
+    char kr[24];
+    snprintf(kr, sizeof kr, "%d", e->rank);
+    size_t hl = strlen(e->host) + 24;
+    char *kh = malloc(hl);
+    if (!kh)
+        return tg_error_set(err, TG_ENOMEM, j->path, 0, "out of memory");
+    snprintf(kh, hl, "%d\n%s", e->local_rank, e->host);
+    json_t *a = json_object_get(seen[0], kr), *b = json_object_get(seen[1], kh);
+    json_int_t ka = a ? json_integer_value(a) : -1;
+    json_int_t kb = b ? json_integer_value(b) : -1;
+    int rc = 0;
+    /* The first earlier entry that repeats either, the rank first. */
+    if (ka >= 0 && (kb < 0 || ka <= kb))
+        rc = ht_json_elem_error(j, err, "ranks", i, "rank %d is also ranks[%zu]",
+                                e->rank, (size_t)ka);
+    else if (kb >= 0)
+        rc = ht_json_elem_error(j, err, "ranks", i,
+                                "host %s local rank %d is also ranks[%zu]",
+                                e->host, e->local_rank, (size_t)kb);
+    else if (json_object_set_new(seen[0], kr, json_integer((json_int_t)i)) ||
+             json_object_set_new(seen[1], kh, json_integer((json_int_t)i)))
+        rc = tg_error_set(err, TG_ENOMEM, j->path, 0, "out of memory");
+    free(kh);
+    return rc;
+}
+
 static int read_entry(const ht_json *j, size_t i, json_t *o, ht_placement *pl,
-                      tg_error *err)
+                      json_t *seen[2], tg_error *err)
 {
     ht_entry *e = &pl->entries[i];
     json_t *host = json_object_get(o, "host");
@@ -296,18 +329,10 @@ static int read_entry(const ht_json *j, size_t i, json_t *o, ht_placement *pl,
     e->local_rank = (int)json_integer_value(local);
     e->rank = (int)json_integer_value(rank);
     e->proc = (ht_proc)pk;
-    for (size_t k = 0; k < i; k++) {
-        const ht_entry *f = &pl->entries[k];
-        if (f->rank == e->rank)
-            return ht_json_elem_error(j, err, "ranks", i,
-                                      "rank %d is also ranks[%zu]", e->rank, k);
-        if (f->local_rank == e->local_rank && !strcmp(f->host, e->host))
-            return ht_json_elem_error(j, err, "ranks", i,
-                                      "host %s local rank %d is also "
-                                      "ranks[%zu]",
-                                      e->host, e->local_rank, k);
-    }
-    int rc = read_gpu(j, i, json_object_get(o, "gpu"), e, err);
+    int rc = check_repeat(j, i, e, seen, err);
+    if (rc)
+        return rc;
+    rc = read_gpu(j, i, json_object_get(o, "gpu"), e, err);
     if (rc)
         return rc;
     if (!json_is_string(cores) ||
@@ -340,9 +365,14 @@ int ht_placement_read(const char *path, ht_placement **out, tg_error *err)
         rc = tg_error_set(err, TG_EPARSE, path, 0,
                           "\"predicted\" holds numbers \"makespan_s\" and "
                           "\"sum_s\"");
+    json_t *seen[2] = {json_object(), json_object()};
+    if (!rc && (!seen[0] || !seen[1]))
+        rc = tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
     for (int i = 0; !rc && i < pl->n; i++)
         rc = read_entry(&j, (size_t)i, json_array_get(ranks, (size_t)i), pl,
-                        err);
+                        seen, err);
+    json_decref(seen[0]);
+    json_decref(seen[1]);
     ht_json_free(&j);
     if (rc) {
         ht_placement_free(pl);

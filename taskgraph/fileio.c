@@ -1,6 +1,7 @@
 /* fileio.c: atomic output files, whole-file text input with a line lexer,
  * and the seeded random number generator. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,18 @@ void tg_out_abort(tg_out *o)
 }
 
 /* ------------------------------------------------------------ text input */
+
+int tg_declared_check(const char *source, long line, const char *what,
+                      uint64_t declared, size_t bytes, tg_error *err)
+{
+    uint64_t limit = (uint64_t)TG_UNLISTED_MAX + bytes;
+    if (declared <= limit)
+        return 0;
+    return tg_error_set(err, TG_EPARSE, source, line,
+                        "%s %" PRIu64 " is more than a file of %zu bytes may "
+                        "declare (at most %" PRIu64 ": %d plus one per byte)",
+                        what, declared, bytes, limit, TG_UNLISTED_MAX);
+}
 
 int tg_text_load(tg_text *t, const char *path, tg_error *err)
 {

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile_internal.h"
 #include "tg_internal.h"
 
 #define TG_JSON_FORMAT "topomap-taskgraph"
@@ -240,6 +241,32 @@ static int read_layers(const char *path, json_t *layers, tg_graph *g,
     return 0;
 }
 
+/* The line of the top-level "tasks" member. */
+static long tasks_line(const tg_text *t)
+{
+    tg_json_step at = {"tasks", 0};
+    return tg_json_line(t->buf, t->len, &at, 1);
+}
+
+/* Tasks with no edge take no byte of the file, and every layer is a graph
+ * of all the tasks: bound tasks x (1 + layers) by the file's size. */
+static int check_tasks(const char *path, const tg_text *t, json_int_t tasks,
+                       json_t *layers, tg_error *err)
+{
+    size_t nl = json_is_array(layers) ? json_array_size(layers) : 0;
+    /* tasks < 2^31 and nl < 2^32 (each layer takes bytes): no overflow. */
+    if ((uint64_t)tasks * (nl + 1) <= (uint64_t)TG_UNLISTED_MAX + t->len)
+        return 0; /* (the line is looked for only to report) */
+    if (nl == 0)
+        return tg_declared_check(path, tasks_line(t), "\"tasks\":",
+                                 (uint64_t)tasks, t->len, err);
+    char what[128];
+    snprintf(what, sizeof what, "\"tasks\": %lld in the graph and each of "
+             "its %zu layers,", (long long)tasks, nl);
+    return tg_declared_check(path, tasks_line(t), what,
+                             (uint64_t)tasks * (nl + 1), t->len, err);
+}
+
 int tg_read_json(const char *path, tg_graph **out, tg_error *err)
 {
     /* Through tg_text, so an empty or unreadable file gets the same
@@ -250,10 +277,11 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
         return rc;
     json_error_t jerr;
     json_t *root = json_loadb(t.buf, t.len, JSON_REJECT_DUPLICATES, &jerr);
-    tg_text_free(&t);
-    if (!root)
+    if (!root) {
+        tg_text_free(&t);
         return tg_error_set(err, TG_EPARSE, path, jerr.line > 0 ? jerr.line : 0,
                             "%s", jerr.text);
+    }
     tg_graph *g = NULL;
     json_t *format = json_object_get(root, "format");
     json_t *version = json_object_get(root, "version");
@@ -276,6 +304,9 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
         rc = tg_error_set(err, TG_EPARSE, path, 0,
                           "\"tasks\" must be an integer in 0..%d",
                           TG_TASKS_MAX);
+    else if (check_tasks(path, &t, json_integer_value(tasks),
+                         json_object_get(root, "layers"), err))
+        rc = TG_EPARSE;
     else
         rc = read_edges(path, json_object_get(root, "edges"), "edges",
                         (int)json_integer_value(tasks), &g, err);
@@ -284,6 +315,7 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
     if (!rc)
         rc = read_layers(path, json_object_get(root, "layers"), g, err);
     json_decref(root);
+    tg_text_free(&t);
     if (rc) {
         tg_graph_free(g);
         return rc;

@@ -139,6 +139,13 @@ static int read_size(mtx_reader *r)
         return tg_error_set(r->err, TG_EOVERFLOW, t->source, t->line,
                             "%" PRIu64 " rows: at most %d tasks are "
                             "supported", v[0], TG_TASKS_MAX);
+    /* Rows with no entry take no byte: bounded by the file's size before
+     * the builder allocates per row.  (The entry count only bounds a loop
+     * over lines, which the file's end stops.) */
+    int rc = tg_declared_check(t->source, t->line, "the row count", v[0],
+                               t->len, r->err);
+    if (rc)
+        return rc;
     r->n = (int)v[0];
     r->nnz = v[2];
     return 0;

@@ -25,7 +25,16 @@ typedef struct reader {
      * repeated rank in a row, group or list shows in O(1). */
     unsigned *seen, *seen2, stamp;
     size_t *entry; /* index in "ranks" of each rank present */
+    json_t *type_index; /* type name -> its index: lookups in O(1), so
+                         * that many types cost no quadratic time */
 } reader;
+
+/* Index of type `name`, or -1. */
+static int type_lookup(const reader *r, const char *name)
+{
+    json_t *i = r->type_index ? json_object_get(r->type_index, name) : NULL;
+    return i ? (int)json_integer_value(i) : -1;
+}
 
 static void push_key(reader *r, const char *key)
 {
@@ -205,7 +214,7 @@ static int type_of(reader *r, json_t *j, int *t)
 {
     if (!json_is_string(j))
         return bad(r, "must be a type name (a string)");
-    *t = tg_profile_type(r->p, json_string_value(j));
+    *t = type_lookup(r, json_string_value(j));
     if (*t < 0)
         return bad(r, "\"%s\" is not in the profile's \"types\"",
                    json_string_value(j));
@@ -282,7 +291,7 @@ static int read_rank_types(reader *r, json_t *o, tg_prof_rank *rk)
     json_object_foreach(types, name, v) {
         if (rc)
             break;
-        int t = tg_profile_type(r->p, name);
+        int t = type_lookup(r, name);
         push_key(r, name);
         if (t < 0)
             rc = bad(r, "\"%s\" is not in the profile's \"types\"", name);
@@ -548,7 +557,8 @@ static int read_types(reader *r, json_t *root)
         return TG_EPARSE;
     tg_profile *p = r->p;
     p->types = calloc(json_array_size(a) + 1, sizeof *p->types);
-    if (!p->types)
+    r->type_index = json_object();
+    if (!p->types || !r->type_index)
         return tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
     int rc = 0;
     for (size_t i = 0; i < json_array_size(a) && !rc; i++) {
@@ -556,9 +566,11 @@ static int read_types(reader *r, json_t *root)
         push_index(r, i);
         if (!json_is_string(t) || !json_string_value(t)[0])
             rc = bad(r, "must be a type name (a non-empty string)");
-        else if (tg_profile_type(p, json_string_value(t)) >= 0)
+        else if (type_lookup(r, json_string_value(t)) >= 0)
             rc = bad(r, "\"%s\" is listed twice", json_string_value(t));
-        else if (!(p->types[p->ntypes++] = strdup(json_string_value(t))))
+        else if (json_object_set_new(r->type_index, json_string_value(t),
+                                     json_integer(p->ntypes)) ||
+                 !(p->types[p->ntypes++] = strdup(json_string_value(t))))
             rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
         pop(r);
     }
@@ -625,6 +637,30 @@ static int read_body(reader *r, json_t *root)
     if (!rc)
         rc = int_member(r, root, "world_size", 1, TG_TASKS_MAX,
                         &p->world_size);
+    if (!rc && (uint64_t)p->world_size >
+                   (uint64_t)TG_UNLISTED_MAX + r->text->len) {
+        /* ranks absent from the file take no byte of it */
+        push_key(r, "world_size");
+        rc = tg_declared_check(
+            r->path, tg_json_line(r->text->buf, r->text->len, r->at, r->depth),
+            "world_size", (uint64_t)p->world_size, r->text->len, r->err);
+        pop(r);
+    }
+    json_t *ta = json_object_get(root, "types");
+    json_t *ra = json_object_get(root, "ranks");
+    size_t nt = json_is_array(ta) ? json_array_size(ta) : 0;
+    size_t nr = json_is_array(ra) ? json_array_size(ra) : 0;
+    if (!rc && (uint64_t)nt * nr > (uint64_t)TG_UNLISTED_MAX + r->text->len) {
+        /* each rank present holds a time and a count per type */
+        char what[96];
+        snprintf(what, sizeof what, "%zu types for each of %zu ranks,", nt,
+                 nr);
+        push_key(r, "types");
+        rc = tg_declared_check(
+            r->path, tg_json_line(r->text->buf, r->text->len, r->at, r->depth),
+            what, (uint64_t)nt * nr, r->text->len, r->err);
+        pop(r);
+    }
     if (!rc)
         rc = read_types(r, root);
     if (rc)
@@ -708,6 +744,7 @@ int tg_profile_read(const char *path, tg_profile **out, tg_error *err)
     free(r.seen);
     free(r.seen2);
     free(r.entry);
+    json_decref(r.type_index);
     if (rc) {
         tg_profile_free(r.p);
         return rc;

@@ -101,6 +101,18 @@ int tg_text_check_symmetric(const tg_text *t, tg_graph *g, const long *vline,
                             long long base, const char *weight_word,
                             tg_error *err);
 
+/* Counts a file declares but need not list item by item (the tasks of a
+ * .tg.json or a Matrix Market size line, a profile's world_size: a task
+ * or rank with no edge takes no byte of the file) are bounded by what the
+ * file can hold, so that no small file costs much: at most
+ * TG_UNLISTED_MAX, plus one per byte of the file.  Past it,
+ * tg_declared_check fails with "WHAT N is more than a file of B bytes may
+ * declare (at most L: TG_UNLISTED_MAX plus one per byte)" at source:line
+ * (line 0: none), and returns TG_EPARSE; 0 when within. */
+#define TG_UNLISTED_MAX (1 << 20)
+int tg_declared_check(const char *source, long line, const char *what,
+                      uint64_t declared, size_t bytes, tg_error *err);
+
 /* 1 if only blanks remain on the line. */
 int tg_lex_at_end(char *p);
 

@@ -83,4 +83,27 @@ expect_fail 127 "cannot run ./no-such-program" as0 "$pl" -- ./no-such-program
 expect_fail 2 "no PROGRAM given" as0 "$pl" --
 expect_ok "$TOPOMAP_EXEC" --help
 expect_output "usage: topomap-exec [-v] [--dry-run] PLACEMENT -- PROGRAM [ARGS...]"
+
+# A repeated rank or host and local rank names the first earlier entry
+# that it repeats, the rank first when one entry repeats both.
+mkpl() { # mkpl FILE ENTRY...: a placement of these "host local rank" entries
+  local f=$1; shift
+  { printf '{"format": "topomap-placement", "version": 1, "ranks": [\n'
+    local sep=""
+    for e in "$@"; do
+      set -- $e
+      printf '%s{"host": "%s", "local_rank": %s, "rank": %s, "proc": "cpu", "cores": "0", "memory": {"policy": "none", "nodes": "", "kind": "dram"}}\n' "$sep" "$1" "$2" "$3"
+      sep=","
+    done
+    printf ']}\n'; } > "$f"
+}
+mkpl "$work/rep1.json" "a 0 5" "b 1 1" "b 1 5"
+expect_fail 1 "rep1.json:4: ranks[2]: rank 5 is also ranks[0]" \
+  "$TOPOMAP_EXEC" --dry-run "$work/rep1.json"
+mkpl "$work/rep2.json" "a 0 5" "b 1 1" "a 0 1"
+expect_fail 1 "rep2.json:4: ranks[2]: host a local rank 0 is also ranks[0]" \
+  "$TOPOMAP_EXEC" --dry-run "$work/rep2.json"
+mkpl "$work/rep3.json" "a 0 5" "b 1 1" "a 0 5"
+expect_fail 1 "rep3.json:4: ranks[2]: rank 5 is also ranks[0]" \
+  "$TOPOMAP_EXEC" --dry-run "$work/rep3.json"
 finish

@@ -79,6 +79,10 @@ EXTRA_DIST += tests/cli_commprof_run.sh
 TESTS += tests/cli_greedymap.sh
 EXTRA_DIST += tests/cli_greedymap.sh
 
+# Small hostile files (huge declared counts, hostlists) refused cheaply.
+TESTS += tests/cli_limits.sh
+EXTRA_DIST += tests/cli_limits.sh
+
 # parmapper: the Pareto front and selection, gm_greedymap_run (check),
 # and the program under mpirun (tests/parmapper_*.sh, checked by
 # tests/parmapper_check.py); tests/mpi/whereami reports bindings.
