@@ -18,6 +18,13 @@ printf '%s\n' 'rank 0 host node0' 'rank 1 host node0' 'rank 2 host node1' \
 checks=$((checks + 1))
 cmp -s "$work/where" "$work/expected" || { fail "ranks not by slot over node0, node1:"; cat "$work/out"; }
 
+# Open MPI's session folders are the cluster's own, on every node (two
+# clusters both have a node0: in the machine's /tmp their jobs could meet).
+expect_ok on_cluster mpirun -np 2 --map-by node sh -c 'echo "$(hostname) $OMPI_FILE_LOCATION"'
+checks=$((checks + 1))
+[ "$(grep -c "^node[01] $cluster_dir/tmp/" "$work/out")" -eq 2 ] ||
+  { fail "session folders not in $cluster_dir/tmp:"; cat "$work/out"; }
+
 expect_ok cluster down
 checks=$((checks + 1))
 left=$(cluster_leftovers)
