@@ -10,10 +10,8 @@
 # --slurmd: host, sched_getaffinity, SLURMD_NODENAME).  SKIP (77) without root or
 # namespaces (topomap-cluster exits 77) or without Slurm and munge.
 #
-# The work folder is under the current one, not /tmp: under Slurm, a
-# node's /tmp is its own (topomap-cluster gives every slurmd a private
-# one), and the ranks must see the graph, the program's outputs and the
-# files they write.
+# The work folder is under the current one (the build folder), as jobs
+# on a cluster use a shared file system rather than /tmp.
 TMPDIR=$(pwd -P)
 export TMPDIR
 . "$TOPOMAP_SRCDIR/tests/cluster_lib.sh"
