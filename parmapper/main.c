@@ -219,6 +219,9 @@ int main(int argc, char **argv)
     } else {
         rc = run(MPI_COMM_WORLD, argc, argv, &j);
     }
+    /* Before MPI_Finalize, which no rank leaves before all have come. */
+    if (rc)
+        pm_signals_failing(rc);
     job_free(&j);
     MPI_Finalize();
     return rc;

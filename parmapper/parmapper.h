@@ -244,6 +244,10 @@ void pm_hetero_free(pm_hetero *h);
 int pm_signals_start(void);
 /* This process's rank, for the message (only rank 0 prints it). */
 void pm_signals_rank(int rank);
+/* parmapper is ending with `status` (not 0) after saying why: a signal
+ * from here on (mpirun ends a job's other ranks when one exits non-zero)
+ * ends it quietly with that status, instead of a second message. */
+void pm_signals_failing(int status);
 /* Held while an output's temporary is on disk: a signal then ends the
  * process only after pm_files_unlock.  committed: the outputs were
  * written (the message then says so). */

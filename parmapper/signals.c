@@ -39,6 +39,8 @@ static sigset_t blocked, waited, original;
 static pthread_mutex_t files = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int rank_of = -1; /* -1: not known yet */
 static atomic_int written;      /* the outputs were committed */
+static atomic_int failing;      /* the exit status of a failure already
+                                   reported, 0 when none */
 
 /* fork's child: the mask parmapper started with (no catcher there). */
 static void restore_in_child(void)
@@ -66,7 +68,9 @@ static void *catcher(void *arg)
         ;
     /* From here on no temporary is on disk and none will be made. */
     pthread_mutex_lock(&files);
-    int rank = atomic_load(&rank_of);
+    int rank = atomic_load(&rank_of), status = atomic_load(&failing);
+    if (status)
+        _exit(status); /* said already; mpirun ends the job's other ranks */
     if (rank <= 0) {
         const char *name = sig == SIGTERM  ? "SIGTERM"
                            : sig == SIGINT ? "SIGINT"
@@ -131,4 +135,9 @@ void pm_files_unlock(int committed)
     if (committed)
         atomic_store(&written, 1);
     pthread_mutex_unlock(&files);
+}
+
+void pm_signals_failing(int status)
+{
+    atomic_store(&failing, status);
 }
