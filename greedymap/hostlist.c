@@ -62,23 +62,34 @@ static long long count_item(const char *item, long long cap)
     return total;
 }
 
+/* The item of a host list that starts at p (it ends at a comma outside
+ * brackets) copied into item; returns where it ends (its comma or the
+ * end), NULL when it is empty, too long or its brackets do not close. */
+static const char *next_item(const char *p, char *item, size_t size)
+{
+    const char *q = p;
+    int depth = 0;
+    while (*q && (depth || *q != ',')) {
+        depth += (*q == '[') - (*q == ']');
+        q++;
+    }
+    size_t len = (size_t)(q - p);
+    if (len == 0 || len >= size || depth)
+        return NULL;
+    memcpy(item, p, len);
+    item[len] = '\0';
+    return q;
+}
+
 long long gm_hostlist_count(const char *list, long long cap)
 {
     char item[1024];
     long long total = 0;
     const char *p = list;
     while (*p) {
-        const char *q = p;
-        int depth = 0;
-        while (*q && (depth || *q != ',')) {
-            depth += (*q == '[') - (*q == ']');
-            q++;
-        }
-        size_t len = (size_t)(q - p);
-        if (len == 0 || len >= sizeof item || depth)
+        const char *q = next_item(p, item, sizeof item);
+        if (!q)
             return -1;
-        memcpy(item, p, len);
-        item[len] = '\0';
         long long c = count_item(item, cap);
         if (c < 0)
             return -1;
@@ -166,20 +177,11 @@ int gm_hostlist_expand(const char *key, const char *noun, const char *list,
     char item[1024];
     const char *p = list;
     while (*p) {
-        /* An item ends at a comma outside brackets. */
-        const char *q = p;
-        int depth = 0;
-        while (*q && (depth || *q != ',')) {
-            depth += (*q == '[') - (*q == ']');
-            q++;
-        }
-        size_t len = (size_t)(q - p);
-        if (len == 0 || len >= sizeof item || depth) {
+        const char *q = next_item(p, item, sizeof item);
+        if (!q) {
             snprintf(why, whysize, "bad hostlist '%s'", list);
             return TG_EPARSE;
         }
-        memcpy(item, p, len);
-        item[len] = '\0';
         int rc = expand("", item, fn, arg, why, whysize);
         if (rc)
             return rc;
