@@ -19,6 +19,16 @@ trap '"$CLUSTER" --name "$cluster_name" down > /dev/null 2>&1; rm -rf "$work"' E
 cluster() { "$CLUSTER" --name "$cluster_name" "$@"; }
 
 cluster_up() {
+  # One cluster test at a time (make -j runs tests side by side): on 2
+  # cores, two clusters of 16 ranks and Slurm's daemons starve each other,
+  # and srun's steps then failed (a rank's shared-memory peer file not
+  # found, then a segfault) while another test's cluster ran.  The lock
+  # goes with the test's shell.
+  if [ -z "${cluster_locked-}" ]; then
+    exec 9> /tmp/topomap-cluster-tests.lock
+    flock -w 900 9 || { fail "waited 900 s for another cluster test"; finish; }
+    cluster_locked=1
+  fi
   cluster up "$@" > "$work/up.out" 2>&1
   local rc=$?
   if [ $rc -eq 77 ]; then
