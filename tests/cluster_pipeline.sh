@@ -167,7 +167,8 @@ d=$work/sel
 expect_ok on_cluster "$TOPOMAP_SELECT_GRAPH" --profile "$k/commprof.json" --repeat 1 --time 1 \
   -o "$d" -- mpirun -np 16 "$EXAMPLES/qboxlike" --bytes 1024 --iters 2
 checks=$((checks + 1))
-[ "$(awk 'NR > 1 && !/^best:/ { print $1 }' "$work/out" | tr '\n' ' ')" = "p2p alltoall sum wsum " ] ||
+# (the critical types come in the order of their shares, which vary)
+[ "$(awk 'NR > 1 && !/^best:/ { print $1 }' "$work/out" | sort | tr '\n' ' ')" = "alltoall p2p sum wsum " ] ||
   fail "one row per graph: $(cat "$work/out")"
 best=$(cat "$d/best")
 expect_output "best: $best"
