@@ -9,6 +9,7 @@
 #   cluster_leftovers    prints what of the cluster is still on the machine
 #                        (namespaces, mounts, state, processes), nothing
 #                        when it is all gone
+#   expect_gone WHAT     a check that nothing of the cluster is left
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 unset LD_PRELOAD
 CLUSTER=$TOPOMAP_SRCDIR/scripts/topomap-cluster
@@ -50,4 +51,10 @@ cluster_leftovers() {
   grep -F " $cluster_dir" /proc/mounts | sed 's/^/mount: /'
   [ ! -e "$cluster_dir" ] || echo "state: $cluster_dir"
   pgrep -af -- "$cluster_dir" | sed 's/^/process: /'
+}
+
+expect_gone() {
+  checks=$((checks + 1))
+  cluster_leftovers > "$work/left"
+  [ ! -s "$work/left" ] || { fail "$1: left behind:"; sed 's/^/  /' "$work/left"; }
 }

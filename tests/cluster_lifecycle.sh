@@ -73,9 +73,7 @@ expect_output "yield=0"
 ip netns del "$cluster_name-node1"
 umount "$cluster_dir/uts/node2"
 expect_ok cluster down
-checks=$((checks + 1))
-left=$(cluster_leftovers)
-[ -z "$left" ] || fail "left behind after a down that finished an earlier one: $left"
+expect_gone "a down that finished an earlier one"
 
 # Two levels: 2 leaves of 2 nodes, trunks at a quarter of the node links,
 # and the topology.conf that says so.
@@ -114,7 +112,5 @@ if unshare --net sh -c 'tc qdisc add dev lo root netem delay 1ms' 2> /dev/null; 
 else
   expect_fail 1 "this kernel does not have (sch_netem)" cluster up 2 --rate 100mbit --delay 1ms
 fi
-checks=$((checks + 1))
-left=$(cluster_leftovers)
-[ -z "$left" ] || fail "left behind at the end: $left"
+expect_gone "the end"
 finish

@@ -180,7 +180,5 @@ for g in p2p alltoall sum wsum; do
 done
 
 expect_ok cluster down
-checks=$((checks + 1))
-left=$(cluster_leftovers)
-[ -z "$left" ] || fail "left behind after down: $left"
+expect_gone "down"
 finish

@@ -27,14 +27,6 @@ done
 
 # The cluster (cluster_lib.sh: a name of this test's own, down at exit).
 trap 'exit 1' INT TERM HUP
-name=$cluster_name
-in_cluster() { on_cluster "$@"; }
-# Nothing of the cluster left: namespaces, mounts, state, processes.
-expect_gone() {
-  checks=$((checks + 1))
-  cluster_leftovers > "$work/left"
-  [ ! -s "$work/left" ] || { fail "$1: left behind:"; sed 's/^/  /' "$work/left"; }
-}
 
 t0=$SECONDS
 cluster_up 4 --slots 2 --slurm
@@ -49,11 +41,11 @@ checks=$((checks + 1))
 # Each daemon in a namespace of the cluster; munge's files are its own.
 comms_in() { ps -o comm= -p "$(ip netns pids "$1" | paste -sd, -)" | sort | paste -sd ' ' -; }
 checks=$((checks + 1))
-[ "$(comms_in "$name-ctl")" = "munged slurmctld slurmscriptd" ] ||
-  fail "munged and slurmctld (and its slurmscriptd) should run in $name-ctl, not: $(comms_in "$name-ctl")"
+[ "$(comms_in "$cluster_name-ctl")" = "munged slurmctld slurmscriptd" ] ||
+  fail "munged and slurmctld (and its slurmscriptd) should run in $cluster_name-ctl, not: $(comms_in "$cluster_name-ctl")"
 for i in 0 1 2 3; do
   checks=$((checks + 1))
-  [ "$(comms_in "$name-node$i")" = slurmd ] || fail "one slurmd should run in $name-node$i, not: $(comms_in "$name-node$i")"
+  [ "$(comms_in "$cluster_name-node$i")" = slurmd ] || fail "one slurmd should run in $cluster_name-node$i, not: $(comms_in "$cluster_name-node$i")"
 done
 expect_grep "AuthInfo=socket=$cluster_dir/slurm/munge/munge.socket" "$conf"
 
@@ -78,7 +70,7 @@ cpus_of_core() { hwloc-calc --physical-output --intersect pu "core:$1"; }
 # each node but node0, where salloc and mpirun run: SLURMD_NODENAME set
 # there; the cluster's ssh-like agent is made to fail so that only Slurm
 # can launch), Open MPI's default by-slot mapping.
-expect_ok in_cluster env OMPI_MCA_plm_rsh_agent=false salloc -N4 -n8 mpirun "${affinity[@]}"
+expect_ok on_cluster env OMPI_MCA_plm_rsh_agent=false salloc -N4 -n8 mpirun "${affinity[@]}"
 for i in 0 1 2 3; do printf 'node%s %s\nnode%s %s\n' $i "$(cpus_of_core 0)" $i "$(cpus_of_core 1)"; done > "$work/block"
 expect_lines "$work/block" node0 > "$work/expect"
 expect_placement "salloc -N4 -n8 mpirun" "$work/expect"
@@ -86,7 +78,7 @@ expect_placement "salloc -N4 -n8 mpirun" "$work/expect"
 # parmapper in the allocation: rankfile and Slurm hostfile.
 g=$work/g.tg.json
 expect_ok "$TASKGRAPH" gen stencil --dims 2x4 -o "$g"
-expect_ok in_cluster salloc -N4 -n8 mpirun -np 8 "$PARMAPPER" "$g" --time 1 \
+expect_ok on_cluster salloc -N4 -n8 mpirun -np 8 "$PARMAPPER" "$g" --time 1 \
   --rankfile "$work/rf" --slurm-hostfile "$work/sh" --report "$work/r.json"
 map=$(python3 -c 'import json, sys; print(",".join(map(str, json.load(open(sys.argv[1]))["slurm_map_cpu"])))' "$work/r.json")
 expect_output "slurm: SLURM_HOSTFILE=$work/sh srun --distribution=arbitrary --cpu-bind=map_cpu:$map"
@@ -114,7 +106,7 @@ for variant in chosen reversed; do
   rankfile_hosts "$work/rf.run" > "$work/hosts"
   checks=$((checks + 1))
   [ "$(wc -l < "$work/hosts")" -eq 8 ] || fail "$variant rankfile: 8 ranks expected"
-  expect_ok in_cluster salloc -N4 -n8 mpirun -np 8 --rankfile "$work/rf.run" "${affinity[@]}"
+  expect_ok on_cluster salloc -N4 -n8 mpirun -np 8 --rankfile "$work/rf.run" "${affinity[@]}"
   expect_lines "$work/hosts" node0 > "$work/expect"
   expect_placement "salloc mpirun --rankfile ($variant)" "$work/expect"
 done
@@ -134,7 +126,7 @@ rmap=$(tr , '\n' <<< "$map" | tac | paste -sd ,)
 for variant in chosen reversed; do
   f=$work/sh l=$map
   [ "$variant" = chosen ] || { f=$work/sh.reversed; l=$rmap; }
-  expect_ok in_cluster env SLURM_HOSTFILE="$f" srun -n8 --mpi=pmix --distribution=arbitrary \
+  expect_ok on_cluster env SLURM_HOSTFILE="$f" srun -n8 --mpi=pmix --distribution=arbitrary \
     --cpu-bind=map_cpu:"$l" "${affinity[@]}"
   arbitrary_hosts "$f" "$l" > "$work/hosts"
   expect_lines "$work/hosts" > "$work/expect"
@@ -145,17 +137,17 @@ done
 # without naming it; topomap-run names it.
 printf 'node0\nnode9\n' > "$work/bad"
 expect_fail 1 "srun: error: Unable to allocate resources: Invalid node name specified" \
-  in_cluster env SLURM_HOSTFILE="$work/bad" srun -n2 --distribution=arbitrary "${affinity[@]}"
+  on_cluster env SLURM_HOSTFILE="$work/bad" srun -n2 --distribution=arbitrary "${affinity[@]}"
 expect_fail 1 "topomap-run: $work/bad: host 'node9' is not a node of this Slurm cluster (sinfo: node0 node1 node2 node3)" \
-  in_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/bad" -- srun -n2 "${affinity[@]}"
+  on_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/bad" -- srun -n2 "${affinity[@]}"
 printf 'node[0-1]\nnode7\n' > "$work/bad"
 expect_fail 1 "topomap-run: $work/bad: host 'node7' is not a node of this Slurm cluster" \
-  in_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/bad" -- srun -n3 "${affinity[@]}"
+  on_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/bad" -- srun -n3 "${affinity[@]}"
 
 # topomap-run -- srun: parmapper with the same srun arguments, the
 # application with its Slurm hostfile and CPU list (the user's -m and
 # --cpu-bind left out).
-expect_ok in_cluster "$TOPOMAP_RUN" --graph "$g" --time 1 --keep "$work/keep" \
+expect_ok on_cluster "$TOPOMAP_RUN" --graph "$g" --time 1 --keep "$work/keep" \
   -- srun -N4 -n8 --mpi=pmix -m block --cpu-bind=cores "${affinity[@]}"
 cp "$work/out" "$work/run.out"
 expect_grep "topomap-run: leaving '-m block' out of the application's run" "$work/err"
@@ -171,7 +163,7 @@ checks=$((checks + 1))
 [ "$(sort -u "$work/keep/slurm-hostfile" | paste -sd ' ')" = "node0 node1 node2 node3" ] ||
   fail "topomap-run's Slurm hostfile should use the 4 nodes"
 # Its temporary folder (no --keep) is made in the current folder and removed.
-expect_ok in_cluster sh -c 'cd "$1" && shift && exec "$@"' sh "$work" \
+expect_ok on_cluster sh -c 'cd "$1" && shift && exec "$@"' sh "$work" \
   "$TOPOMAP_RUN" --graph "$g" --time 1 -- srun -N4 -n8 "${affinity[@]}"
 expect_grep "--rankfile $work/.topomap-run." "$work/err"
 checks=$((checks + 1))
@@ -179,7 +171,7 @@ checks=$((checks + 1))
 # An earlier mapping, reversed: tasks follow the file and the list.
 tac "$work/keep/slurm-hostfile" > "$work/ksh.reversed"
 rkmap=$(tr , '\n' <<< "$kmap" | tac | paste -sd ,)
-expect_ok in_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/ksh.reversed" --map-cpu "$rkmap" \
+expect_ok on_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/ksh.reversed" --map-cpu "$rkmap" \
   -- srun -n8 --mpi=pmix "${affinity[@]}"
 arbitrary_hosts "$work/ksh.reversed" "$rkmap" > "$work/hosts"
 expect_lines "$work/hosts" > "$work/expect"
@@ -190,11 +182,11 @@ expect_gone "down"
 
 # Two levels: Slurm reads the topology.conf that up writes.
 expect_ok cluster up 4 --slots 2 --leaves 2 --slurm
-expect_ok in_cluster scontrol show topology
+expect_ok on_cluster scontrol show topology
 expect_output "SwitchName=leaf0 Level=0 LinkSpeed=1 Nodes=node[0-1]"
 expect_output "SwitchName=leaf1 Level=0 LinkSpeed=1 Nodes=node[2-3]"
 expect_output "SwitchName=spine Level=1 LinkSpeed=1 Nodes=node[0-3] Switches=leaf[0-1]"
-expect_ok in_cluster srun -N4 -n8 --mpi=pmix "${affinity[@]}"
+expect_ok on_cluster srun -N4 -n8 --mpi=pmix "${affinity[@]}"
 for i in 0 1 2 3; do printf 'node%s %s\nnode%s %s\n' $i "$(cpus_of_core 0)" $i "$(cpus_of_core 1)"; done > "$work/block"
 expect_lines "$work/block" > "$work/expect"
 expect_placement "srun -N4 -n8 on two levels" "$work/expect"
@@ -207,7 +199,7 @@ mkdir -p "$work/bin"
 printf '#!/bin/sh\nexit 1\n' > "$work/bin/slurmd"
 chmod +x "$work/bin/slurmd"
 expect_fail 1 "topomap-cluster: slurmd on node0 did not start" \
-  env PATH="$work/bin:$PATH" "$CLUSTER" --name "$name" up 2 --slots 2 --slurm
+  env PATH="$work/bin:$PATH" "$CLUSTER" --name "$cluster_name" up 2 --slots 2 --slurm
 expect_grep "topomap-cluster: up failed; removing what it made" "$work/err"
 expect_gone "up with a slurmd that fails"
 rm -f "$work/bin/slurmd"
@@ -215,7 +207,7 @@ for f in /usr/sbin/* /usr/bin/* /sbin/* /bin/*; do
   case ${f##*/} in slurmctld) ;; *) [ -e "$work/bin/${f##*/}" ] || ln -s "$f" "$work/bin/"; esac
 done
 expect_fail 1 "topomap-cluster: --slurm needs slurmctld (Debian: apt-get install slurm-wlm munge)" \
-  env PATH="$work/bin" "$CLUSTER" --name "$name" up 2 --slots 2 --slurm
+  env PATH="$work/bin" "$CLUSTER" --name "$cluster_name" up 2 --slots 2 --slurm
 expect_gone "up without slurmctld"
 
 echo "cluster_slurm: $((SECONDS - t0)) s"

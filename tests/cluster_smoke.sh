@@ -26,7 +26,5 @@ checks=$((checks + 1))
   { fail "session folders not in $cluster_dir/tmp:"; cat "$work/out"; }
 
 expect_ok cluster down
-checks=$((checks + 1))
-left=$(cluster_leftovers)
-[ -z "$left" ] || fail "left behind after down: $left"
+expect_gone "down"
 finish
