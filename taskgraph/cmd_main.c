@@ -213,6 +213,14 @@ static int cmd_info(int argc, char **argv)
         printf("%*s", i ? 13 : 0, "");
         print_layer(&g->layers[i]);
     }
+    if (g->grid.ndims) {
+        printf("%-13s", "grid");
+        for (int i = 0; i < g->grid.ndims; i++)
+            printf("%s%d%s", i ? "x" : "", g->grid.dims[i],
+                   g->grid.periods[i] ? "p" : "");
+        printf(" (p: periodic)%s\n",
+               g->grid.task ? ", tasks permuted" : "");
+    }
     tg_graph_free(g);
     return 0;
 }

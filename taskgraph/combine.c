@@ -8,6 +8,25 @@
 
 #include "tg_internal.h"
 
+/* The grid of the inputs when they all have the same one (a Sum of a
+ * stencil's type graphs is still that stencil's grid). */
+static int inherit_grid(tg_graph *g, const tg_graph *const *graphs, int k,
+                        tg_error *err)
+{
+    const tg_grid *a = &graphs[0]->grid;
+    for (int i = 1; i < k; i++) {
+        const tg_grid *b = &graphs[i]->grid;
+        if (b->ndims != a->ndims ||
+            memcmp(b->dims, a->dims, sizeof a->dims) ||
+            memcmp(b->periods, a->periods, sizeof a->periods) ||
+            !b->task != !a->task ||
+            (a->task && memcmp(a->task, b->task,
+                               (size_t)g->n * sizeof *a->task)))
+            return 0;
+    }
+    return tg_graph_set_grid(g, a->ndims, a->dims, a->periods, a->task, err);
+}
+
 /* Merge k graphs.  factors == NULL: exact integer Sum.  Otherwise each
  * weight is sum_i factors[i] * w_i, rounded (see tg_weighted_sum). */
 static int merge(const tg_graph *const *graphs, const double *factors, int k,
@@ -122,6 +141,8 @@ static int combine(const tg_graph *const *graphs, const double *factors,
     int rc = merge(graphs, factors, k, &g, err);
     for (int i = 0; !rc && i < k; i++)
         rc = inherit_types(g, graphs[i], factors ? factors[i] : 1.0, err);
+    if (!rc)
+        rc = inherit_grid(g, graphs, k, err);
     if (rc) {
         tg_graph_free(g);
         return rc;
@@ -159,6 +180,9 @@ int tg_combine_layers(const tg_graph *g, const double *factors,
     for (int i = 0; !rc && i < g->nlayers; i++)
         rc = tg_graph_add_type(c, g->layers[i].name,
                                factors ? factors[i] : 1.0, err);
+    if (!rc)
+        rc = tg_graph_set_grid(c, g->grid.ndims, g->grid.dims,
+                               g->grid.periods, g->grid.task, err);
     if (rc) {
         tg_graph_free(c);
         return rc;

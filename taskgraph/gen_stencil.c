@@ -159,5 +159,15 @@ int tg_gen_stencil(const tg_stencil_options *o, tg_graph **out,
     if (!rc)
         rc = tg_builder_finish_typed(b, "p2p", out, err);
     tg_builder_free(b);
+    if (!rc) {
+        int periods[TG_GRID_MAXDIMS];
+        for (int i = 0; i < o->ndims; i++)
+            periods[i] = o->periodic;
+        rc = tg_graph_set_grid(*out, o->ndims, o->dims, periods, NULL, err);
+        if (rc) {
+            tg_graph_free(*out);
+            *out = NULL;
+        }
+    }
     return rc;
 }

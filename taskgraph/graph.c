@@ -67,7 +67,67 @@ void tg_graph_free(tg_graph *g)
         tg_graph_free(g->layers[i].graph);
     }
     free(g->layers);
+    free(g->grid.task);
     free(g);
+}
+
+int tg_graph_set_grid(tg_graph *g, int ndims, const int *dims,
+                      const int *periods, const int *task, tg_error *err)
+{
+    if (ndims < 0 || ndims > TG_GRID_MAXDIMS)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "a grid has 1 to %d dimensions, not %d",
+                            TG_GRID_MAXDIMS, ndims);
+    int64_t points = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] < 1)
+            return tg_error_set(err, TG_EINVAL, NULL, 0,
+                                "grid dimension %d is %d: dimensions are "
+                                ">= 1", i + 1, dims[i]);
+        points *= dims[i];
+        if (points > g->n)
+            break;
+    }
+    if (ndims && points != g->n)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "the grid has %s%lld points, the graph %d tasks",
+                            points > g->n ? "more than " : "",
+                            (long long)points, g->n);
+    int *copy = NULL;
+    if (ndims && task) {
+        copy = malloc((size_t)(g->n ? g->n : 1) * sizeof *copy);
+        char *seen = calloc((size_t)g->n + 1, 1);
+        if (!copy || !seen) {
+            free(copy);
+            free(seen);
+            return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+        }
+        for (int p = 0; p < g->n; p++) {
+            if (task[p] < 0 || task[p] >= g->n || seen[task[p]]) {
+                int bad = task[p];
+                free(copy);
+                free(seen);
+                return tg_error_set(err, TG_EINVAL, NULL, 0,
+                                    "grid position %d holds task %d, which "
+                                    "is %s", p, bad,
+                                    bad < 0 || bad >= g->n
+                                        ? "not a task of the graph"
+                                        : "already at another position");
+            }
+            seen[task[p]] = 1;
+            copy[p] = task[p];
+        }
+        free(seen);
+    }
+    free(g->grid.task);
+    memset(&g->grid, 0, sizeof g->grid);
+    g->grid.ndims = ndims;
+    for (int i = 0; i < ndims; i++) {
+        g->grid.dims[i] = dims[i];
+        g->grid.periods[i] = periods && periods[i] ? 1 : 0;
+    }
+    g->grid.task = copy;
+    return 0;
 }
 
 int tg_graph_add_type(tg_graph *g, const char *name, double factor,
@@ -139,6 +199,9 @@ int tg_graph_copy(const tg_graph *g, tg_graph **out, tg_error *err)
         if (!rc)
             rc = tg_graph_add_layer(c, g->layers[i].name, l, err);
     }
+    if (!rc)
+        rc = tg_graph_set_grid(c, g->grid.ndims, g->grid.dims,
+                               g->grid.periods, g->grid.task, err);
     if (rc) {
         tg_graph_free(c);
         return rc;

@@ -4,6 +4,7 @@
  *     "format": "topomap-taskgraph",
  *     "version": 1,
  *     "tasks": 4,
+ *     "grid": {"dims": [2, 2], "periods": [1, 0]},
  *     "types": [{"name": "p2p", "factor": 1}],
  *     "edges": [
  *       [0, 1, 100],
@@ -13,7 +14,10 @@
  *   }
  *
  * Each undirected edge appears once as [a, b, weight] with a < b and
- * 0 < weight <= 2^63 - 1.  "types" and "layers" are optional.
+ * 0 < weight <= 2^63 - 1.  "types", "layers" and "grid" are optional.
+ * "grid" (tg_grid) says the tasks form a Cartesian grid; it may carry
+ * "tasks": [t0, t1, ...], the task at each grid position, when that is not
+ * the identity.
  *
  * Reading parses with jansson.  Writing streams the edges, one per line,
  * rather than building a jansson tree of millions of arrays first: the
@@ -45,6 +49,25 @@ static int write_edges(FILE *fp, const tg_graph *g, const char *indent)
     return first;
 }
 
+static void write_grid(FILE *fp, const tg_graph *g)
+{
+    const tg_grid *gr = &g->grid;
+    fprintf(fp, "  \"grid\": {\"dims\": [");
+    for (int i = 0; i < gr->ndims; i++)
+        fprintf(fp, "%s%d", i ? ", " : "", gr->dims[i]);
+    fprintf(fp, "], \"periods\": [");
+    for (int i = 0; i < gr->ndims; i++)
+        fprintf(fp, "%s%d", i ? ", " : "", gr->periods[i]);
+    fprintf(fp, "]");
+    if (gr->task) {
+        fprintf(fp, ", \"tasks\": [");
+        for (int p = 0; p < g->n; p++)
+            fprintf(fp, "%s%d", p ? ", " : "", gr->task[p]);
+        fprintf(fp, "]");
+    }
+    fprintf(fp, "},\n");
+}
+
 /* Write s as a JSON string through jansson's encoder. */
 static int write_string(FILE *fp, const char *s)
 {
@@ -64,8 +87,10 @@ int tg_write_json(const char *path, const tg_graph *g, tg_error *err)
         return rc;
     FILE *fp = o.fp;
     fprintf(fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n"
-                "  \"tasks\": %d,\n  \"types\": [",
-            TG_JSON_FORMAT, TG_JSON_VERSION, g->n);
+                "  \"tasks\": %d,\n", TG_JSON_FORMAT, TG_JSON_VERSION, g->n);
+    if (g->grid.ndims)
+        write_grid(fp, g);
+    fprintf(fp, "  \"types\": [");
     for (int i = 0; i < g->ntypes; i++) {
         fprintf(fp, "%s{\"name\": ", i ? ", " : "");
         if (write_string(fp, g->types[i].name)) {
@@ -241,6 +266,68 @@ static int read_layers(const char *path, json_t *layers, tg_graph *g,
     return 0;
 }
 
+/* An int array of exactly `len` members (len < 0: any length up to
+ * `max`) into v; the count, or -1. */
+static long int_array(json_t *a, long len, long max, int *v)
+{
+    if (!json_is_array(a))
+        return -1;
+    size_t n = json_array_size(a);
+    if ((len >= 0 && n != (size_t)len) || (len < 0 && n > (size_t)max))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        json_t *x = json_array_get(a, i);
+        if (!json_is_integer(x) || json_integer_value(x) < INT32_MIN ||
+            json_integer_value(x) > INT32_MAX)
+            return -1;
+        v[i] = (int)json_integer_value(x);
+    }
+    return (long)n;
+}
+
+static int read_grid(const char *path, json_t *grid, tg_graph *g,
+                     tg_error *err)
+{
+    if (!grid)
+        return 0;
+    int dims[TG_GRID_MAXDIMS], periods[TG_GRID_MAXDIMS];
+    json_t *jt = json_object_get(grid, "tasks");
+    long nd = json_is_object(grid)
+                  ? int_array(json_object_get(grid, "dims"), -1,
+                              TG_GRID_MAXDIMS, dims)
+                  : -1;
+    if (nd < 1)
+        return tg_error_set(err, TG_EPARSE, path, 0,
+                            "grid: needs \"dims\", an array of 1 to %d "
+                            "integers", TG_GRID_MAXDIMS);
+    if (int_array(json_object_get(grid, "periods"), nd, 0, periods) < 0)
+        return tg_error_set(err, TG_EPARSE, path, 0,
+                            "grid: needs \"periods\", %ld integers (0 or 1)",
+                            nd);
+    int *task = NULL;
+    if (jt) {
+        task = malloc((size_t)(g->n ? g->n : 1) * sizeof *task);
+        if (!task)
+            return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+        if (int_array(jt, g->n, 0, task) < 0) {
+            free(task);
+            return tg_error_set(err, TG_EPARSE, path, 0,
+                                "grid: \"tasks\" must be %d integers, one "
+                                "task per grid position", g->n);
+        }
+    }
+    int rc = tg_graph_set_grid(g, (int)nd, dims, periods, task, err);
+    free(task);
+    if (rc && err) {
+        /* Say where: tg_graph_set_grid's text names no file. */
+        char text[sizeof err->text];
+        memcpy(text, err->text, sizeof text);
+        tg_error_set(err, TG_EPARSE, path, 0, "grid: %.*s",
+                     (int)sizeof text - 8, text);
+    }
+    return rc ? TG_EPARSE : 0;
+}
+
 /* The line of the top-level "tasks" member. */
 static long tasks_line(const tg_text *t)
 {
@@ -314,6 +401,8 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
         rc = read_types(path, json_object_get(root, "types"), g, err);
     if (!rc)
         rc = read_layers(path, json_object_get(root, "layers"), g, err);
+    if (!rc)
+        rc = read_grid(path, json_object_get(root, "grid"), g, err);
     json_decref(root);
     tg_text_free(&t);
     if (rc) {

@@ -63,6 +63,21 @@ const char *tg_error_format(const tg_error *err, char *buf, size_t size);
 
 typedef struct tg_graph tg_graph;
 
+#define TG_GRID_MAXDIMS 8
+
+/* The Cartesian grid the tasks form, when something says so (a
+ * MPI_Cart_create recorded in the profile, the stencil generator, the
+ * user).  Grid position p is the row-major index of coordinates
+ * (c0, ..., c_{d-1}), the last dimension fastest, as MPI_Cart_rank numbers
+ * them; task[p] is the task at position p (task == NULL: task p).  The grid
+ * covers every task: the dims multiply to the graph's task count. */
+typedef struct tg_grid {
+    int ndims; /* 0: no grid */
+    int dims[TG_GRID_MAXDIMS];
+    int periods[TG_GRID_MAXDIMS]; /* 1: the dimension wraps */
+    int *task;                    /* NULL or a permutation of 0 .. n-1 */
+} tg_grid;
+
 /* A communication type a graph was built from, with the factor its weights
  * were multiplied by (1 for a plain type graph or a Sum). */
 typedef struct tg_type {
@@ -86,6 +101,8 @@ struct tg_graph {
     tg_type *types;
     int nlayers;      /* optional per-type layers (may be 0) */
     tg_layer *layers;
+    tg_grid grid;     /* grid.ndims == 0 when the graph is not known to
+                         be a grid; layers never carry one */
 };
 
 /* Free a graph with its types and layers.  NULL is allowed. */
@@ -111,6 +128,13 @@ int tg_graph_add_type(tg_graph *g, const char *name, double factor,
  * layers of its own. */
 int tg_graph_add_layer(tg_graph *g, const char *name, tg_graph *layer,
                        tg_error *err);
+
+/* Say that g's tasks form a grid (see tg_grid); task may be NULL.  Fails
+ * with TG_EINVAL, saying why, unless 1 <= ndims <= TG_GRID_MAXDIMS, every
+ * dim >= 1, the dims multiply to g->n and task is a permutation.  Replaces
+ * any grid g had; ndims == 0 removes it. */
+int tg_graph_set_grid(tg_graph *g, int ndims, const int *dims,
+                      const int *periods, const int *task, tg_error *err);
 
 /* Check the CSR invariants (sorted neighbours, symmetric with equal
  * weights, no self-edges, no zero weights, ids in range, consistent

@@ -257,6 +257,74 @@ START_TEST(chain_metis_scotch_json_metis)
 }
 END_TEST
 
+START_TEST(grid_round_trip_and_checks)
+{
+    /* A 3x2 grid with dimension 0 periodic, positions permuted: written
+     * exactly, read back the same, kept by copy and by a Sum of the grid
+     * with itself, dropped by a Sum with a graph of no grid. */
+    static const int edges[][3] = {{0, 1, 5}, {2, 3, 7}, {4, 5, 9}};
+    tg_graph *g = tu_graph(6, 3, edges);
+    tg_error err;
+    int dims[] = {3, 2}, periods[] = {1, 0}, task[] = {5, 4, 3, 2, 1, 0};
+    ck_assert_int_eq(tg_graph_set_grid(g, 2, dims, periods, task, &err), 0);
+    tg_graph *r = through(g, "grid.tg.json");
+    char *text = slurp(tu_path("grid.tg.json"));
+    ck_assert_ptr_nonnull(strstr(text, "\n  \"grid\": {\"dims\": [3, 2], "
+                                       "\"periods\": [1, 0], \"tasks\": "
+                                       "[5, 4, 3, 2, 1, 0]},\n"));
+    free(text);
+    ck_assert_int_eq(r->grid.ndims, 2);
+    ck_assert_int_eq(r->grid.dims[0], 3);
+    ck_assert_int_eq(r->grid.dims[1], 2);
+    ck_assert_int_eq(r->grid.periods[0], 1);
+    ck_assert_int_eq(r->grid.periods[1], 0);
+    ck_assert_ptr_nonnull(r->grid.task);
+    for (int p = 0; p < 6; p++)
+        ck_assert_int_eq(r->grid.task[p], 5 - p);
+    const tg_graph *two[] = {g, r};
+    tg_graph *sum = NULL;
+    ck_assert_int_eq(tg_sum(two, 2, &sum, &err), 0);
+    ck_assert_int_eq(sum->grid.ndims, 2);
+    ck_assert_int_eq(sum->grid.task[0], 5);
+    tg_graph_free(sum);
+    tg_graph *plain = tu_graph(6, 3, edges);
+    const tg_graph *mixed[] = {g, plain};
+    ck_assert_int_eq(tg_sum(mixed, 2, &sum, &err), 0);
+    ck_assert_int_eq(sum->grid.ndims, 0);
+    tg_graph_free(sum);
+
+    /* Refused: dims that do not multiply to the tasks, a dim of 0, a
+     * repeated task; the grid is left as it was. */
+    int bad_dims[] = {4, 2}, zero[] = {6, 0}, twice[] = {0, 1, 2, 3, 4, 4};
+    ck_assert_int_eq(tg_graph_set_grid(plain, 2, bad_dims, periods, NULL,
+                                       &err), TG_EINVAL);
+    ck_assert_str_eq(err.text, "the grid has more than 8 points, the graph "
+                               "6 tasks");
+    ck_assert_int_eq(tg_graph_set_grid(plain, 2, zero, periods, NULL, &err),
+                     TG_EINVAL);
+    ck_assert_str_eq(err.text, "grid dimension 2 is 0: dimensions are >= 1");
+    ck_assert_int_eq(tg_graph_set_grid(plain, 2, dims, periods, twice, &err),
+                     TG_EINVAL);
+    ck_assert_str_eq(err.text, "grid position 5 holds task 4, which is "
+                               "already at another position");
+    ck_assert_int_eq(plain->grid.ndims, 0);
+
+    /* A file whose grid does not fit its tasks names the file. */
+    const char *path = tu_write("badgrid.tg.json",
+        "{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 6,"
+        " \"grid\": {\"dims\": [5], \"periods\": [0]}, \"edges\": []}");
+    tg_graph *bad = NULL;
+    ck_assert_int_eq(tg_read_json(path, &bad, &err), TG_EPARSE);
+    ck_assert_ptr_null(bad);
+    ck_assert_str_eq(err.source, path);
+    ck_assert_str_eq(err.text, "grid: the grid has 5 points, the graph 6 "
+                               "tasks");
+    tg_graph_free(plain);
+    tg_graph_free(r);
+    tg_graph_free(g);
+}
+END_TEST
+
 START_TEST(large_graph_round_trip)
 {
     /* 20000 tasks and about 200000 edges: the readers' growth and bounds
@@ -1036,6 +1104,7 @@ static Suite *formats_suite(void)
     tcase_add_test(w, scotch_exact_text_and_round_trip);
     tcase_add_test(w, round_trips_all_formats);
     tcase_add_test(w, chain_metis_scotch_json_metis);
+    tcase_add_test(w, grid_round_trip_and_checks);
     tcase_add_test(w, large_graph_round_trip);
     tcase_add_test(w, failed_writes_leave_nothing);
     suite_add_tcase(s, w);
