@@ -1,15 +1,67 @@
 /* report.c: parmapper's report, "topomap-parmapper-report" version 1
- * (described in parmapper(1)).  Byte counts are JSON integers (exact up
- * to 2^63 - 1; a saturated value beyond that is written as a real). */
+ * (described in parmapper(1)).  Seeds and byte counts are JSON integers,
+ * exact over the whole uint64_t range.
+ *
+ * jansson's integers stop at 2^63 - 1 and seeds are drawn over all 64
+ * bits, so a larger value goes into the tree as a marked string,
+ * "\x1fu64:DIGITS", and write_json turns each marked string back into the
+ * bare DIGITS as the text is written.  Only a whole string of that form
+ * is replaced, so a host name or path would have to be exactly a control
+ * character, "u64:" and digits to be taken for one. */
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "parmapper.h"
 
+#define U64_MARK "\x1fu64:"
+/* How jansson writes the marker's start; its hex digits' case varies. */
+#define U64_MARK_DUMPED "\"\\u001fu64:"
+
 static json_t *ju64(uint64_t v)
 {
-    return v <= INT64_MAX ? json_integer((json_int_t)v)
-                          : json_real((double)v);
+    if (v <= INT64_MAX)
+        return json_integer((json_int_t)v);
+    char text[32];
+    snprintf(text, sizeof text, U64_MARK "%" PRIu64, v);
+    return json_string(text);
+}
+
+/* The next marked string in text (its opening quote), or NULL. */
+static const char *next_mark(const char *text)
+{
+    size_t lead = strlen(U64_MARK_DUMPED) - strlen("u64:");
+    for (const char *u = strstr(text, "u64:"); u; u = strstr(u + 1, "u64:"))
+        if ((size_t)(u - text) >= lead &&
+            strncasecmp(u - lead, U64_MARK_DUMPED, lead) == 0)
+            return u - lead;
+    return NULL;
+}
+
+/* Write the report's text with every marked string made a bare number. */
+static int write_json(FILE *fp, const json_t *root)
+{
+    char *text = json_dumps(root, JSON_INDENT(2));
+    if (!text)
+        return -1;
+    const char *at = text, *mark;
+    while ((mark = next_mark(at)) != NULL) {
+        fwrite(at, 1, (size_t)(mark - at), fp);
+        const char *digits = mark + strlen(U64_MARK_DUMPED);
+        size_t n = strspn(digits, "0123456789");
+        if (n == 0 || digits[n] != '"') { /* not a whole marked string */
+            fwrite(mark, 1, (size_t)(digits - mark), fp);
+            at = digits;
+            continue;
+        }
+        fwrite(digits, 1, n, fp);
+        at = digits + n + 1; /* past the closing quote */
+    }
+    fputs(at, fp);
+    free(text);
+    return ferror(fp) ? -1 : 0;
 }
 
 static json_t *jstr(const char *s)
@@ -168,7 +220,7 @@ int pm_report_write(FILE *fp, const char *path, const pm_report_input *in,
     if (!root)
         return tg_error_set(err, TG_ENOMEM, path, 0,
                             "cannot make the report: %s", jerr.text);
-    int rc = json_dumpf(root, fp, JSON_INDENT(2)) ? TG_EIO : 0;
+    int rc = write_json(fp, root) ? TG_EIO : 0;
     fputc('\n', fp);
     json_decref(root);
     return rc ? tg_error_set(err, rc, path, 0, "cannot write") : 0;

@@ -53,6 +53,24 @@ for np in 1 2 4 2; do
   expect_ok cmp "$work/rounds-1.txt" "$work/rounds-$np.txt"
 done
 
+# Seeds past 2^63 are written as exact JSON integers (they were doubles:
+# 18446744073709551615 came back as 1.8446744073709552e19), and the
+# report's strings around them are unchanged.
+expect_ok pm 1 "$work/g.tg.json" "${machine[@]}" --first --seed 18446744073709551615 \
+  --report "$work/big.json"
+checks=$((checks + 1))
+seeds=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["graph"]["path"] == sys.argv[2], r["graph"]["path"]
+print(r["search"]["seed"], r["chosen"]["seed"], r["front"][0]["seed"])' \
+  "$work/big.json" "$work/g.tg.json") || fail "cannot read $work/big.json"
+[ "$seeds" = "18446744073709551615 18446744073709551615 18446744073709551615" ] ||
+  fail "seeds read back as '$seeds'"
+checks=$((checks + 1))
+grep -q '^    "seed": 18446744073709551615,$' "$work/big.json" ||
+  fail "the search's seed is not a bare integer in $work/big.json"
+
 # Against the time: runs go on past the first round (a round of this
 # graph takes milliseconds), until the limit.
 expect_ok pm 2 "$work/g.tg.json" "${machine[@]}" --time 2 --seed 5 --report "$work/t.json"
