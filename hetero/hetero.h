@@ -71,9 +71,11 @@ int ht_memkind_is_numa(ht_memkind k);
 typedef enum ht_source {
     HT_SRC_NONE = 0,   /* unknown: the cost model uses its default */
     HT_SRC_HWLOC,      /* hwloc's topology or memory attributes */
-    HT_SRC_CALIBRATION /* a memprobe file */
+    HT_SRC_CALIBRATION, /* a memprobe file */
+    HT_SRC_OPTION      /* given on the command line (--gpu-memory) */
 } ht_source;
-const char *ht_source_name(ht_source s); /* "none", "hwloc", "calibration" */
+/* "none", "hwloc", "calibration", "option" */
+const char *ht_source_name(ht_source s);
 
 /* -------------------------------------------------------------- node */
 

@@ -1,11 +1,44 @@
 /* ht_cli.c: the placement options topomap-place and parmapper share. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ht_cli.h"
 
 static const struct option opts[] = {HT_CLI_LONGOPTS};
+
+/* SIZE: bytes, or a number with K, M, G, T (or KiB .. TiB: powers of
+ * 1024) or KB, MB, GB, TB (powers of 1000); at least 1 MiB, since a GPU
+ * with less is a typo. */
+static int parse_size(const char *opt, const char *s, uint64_t *v)
+{
+    static const struct {
+        const char *suffix;
+        double scale;
+    } units[] = {{"", 1},
+                 {"K", 1024.0},           {"KiB", 1024.0},
+                 {"M", 1048576.0},        {"MiB", 1048576.0},
+                 {"G", 1073741824.0},     {"GiB", 1073741824.0},
+                 {"T", 1099511627776.0},  {"TiB", 1099511627776.0},
+                 {"KB", 1e3},             {"MB", 1e6},
+                 {"GB", 1e9},             {"TB", 1e12}};
+    char *end;
+    double x = strtod(s, &end);
+    for (size_t i = 0; end != s && i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].suffix) == 0) {
+            double bytes = x * units[i].scale;
+            if (bytes >= 1048576.0 && bytes < 1.8e19) {
+                *v = (uint64_t)bytes;
+                return 0;
+            }
+            break;
+        }
+    cli_usage_error("%s '%s': expected a size of at least 1 MiB, in bytes "
+                    "or with K, M, G, T (1024s) or KB, MB, GB, TB (1000s)",
+                    opt, s);
+    return 1;
+}
 
 void ht_cli_init(ht_cli *h)
 {
@@ -51,6 +84,9 @@ int ht_cli_option(ht_cli *h, int c, const char *v)
     case HT_OPT_RESTARTS:
         bad = cli_int("--restarts", v, 0, 100000, &p->restarts);
         break;
+    case HT_OPT_GPU_MEMORY:
+        bad = parse_size("--gpu-memory", v, &h->gpu_memory);
+        break;
     default:
         return 1;
     }
@@ -65,21 +101,26 @@ int ht_cli_node(const ht_cli *h, const char *spec, ht_node **out,
 {
     ht_node *node;
     int rc = ht_node_load(spec, &node, err);
-    if (rc || !h->calibration) {
-        if (!rc)
-            *out = node;
+    if (rc)
         return rc;
+    if (h->calibration) {
+        ht_memcal *cal;
+        rc = ht_memcal_read(h->calibration, &cal, err);
+        if (!rc) {
+            rc = ht_node_calibrate(node, cal, h->calibration, err);
+            ht_memcal_free(cal);
+        }
+        if (rc) {
+            ht_node_free(node);
+            return rc;
+        }
     }
-    ht_memcal *cal;
-    rc = ht_memcal_read(h->calibration, &cal, err);
-    if (!rc) {
-        rc = ht_node_calibrate(node, cal, h->calibration, err);
-        ht_memcal_free(cal);
-    }
-    if (rc) {
-        ht_node_free(node);
-        return rc;
-    }
+    /* --gpu-memory fills only what hwloc and the calibration left open. */
+    for (int g = 0; h->gpu_memory && g < node->ngpus; g++)
+        if (!node->gpus[g].memory) {
+            node->gpus[g].memory = h->gpu_memory;
+            node->gpus[g].memory_src = HT_SRC_OPTION;
+        }
     *out = node;
     return 0;
 }

@@ -21,7 +21,8 @@ enum {
     HT_OPT_SHM_BANDWIDTH,
     HT_OPT_SHM_LATENCY,
     HT_OPT_ROTATIONS,
-    HT_OPT_RESTARTS
+    HT_OPT_RESTARTS,
+    HT_OPT_GPU_MEMORY
 };
 
 /* Entries for a command's struct option table. */
@@ -36,7 +37,8 @@ enum {
     {"shm-bandwidth", required_argument, NULL, HT_OPT_SHM_BANDWIDTH},       \
     {"shm-latency", required_argument, NULL, HT_OPT_SHM_LATENCY},           \
     {"rotations", required_argument, NULL, HT_OPT_ROTATIONS},               \
-    {"restarts", required_argument, NULL, HT_OPT_RESTARTS}
+    {"restarts", required_argument, NULL, HT_OPT_RESTARTS},                 \
+    {"gpu-memory", required_argument, NULL, HT_OPT_GPU_MEMORY}
 
 /* Their help (--calibration is the command's own line: topomap-place
  * has -c). */
@@ -46,6 +48,10 @@ enum {
     "  --gpu-speedup X      derive the variant a rank lacks: GPU time =\n"   \
     "                       CPU time / X (and the converse)\n"               \
     "  --cuda-aware         MPI reads and writes device buffers\n"           \
+    "  --gpu-memory SIZE    device memory of each GPU whose size neither\n"   \
+    "                       hwloc nor the calibration gives (32GiB, 16G,\n" \
+    "                       40GB, bytes); without it such a GPU is refused\n"\
+    "                       when a rank's data could go there\n"             \
     "  --net-bandwidth MIBS, --net-latency NS\n"                             \
     "                       between nodes (default 10000 MiB/s, 2000 ns)\n"  \
     "  --shm-bandwidth MIBS, --shm-latency NS\n"                             \
@@ -55,6 +61,7 @@ enum {
 
 typedef struct ht_cli {
     const char *calibration; /* --calibration, NULL: none */
+    uint64_t gpu_memory;     /* --gpu-memory, 0: not given */
     ht_params par;           /* the others; seed left to the command */
     char given[32];          /* the first of these options given
                               * ("--cuda-aware"), "" when none */

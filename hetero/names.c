@@ -10,7 +10,8 @@
 static const char *const proc_names[] = {"cpu", "gpu"};
 static const char *const mem_names[HT_MEM_COUNT] = {
     "device", "pinned", "managed", "dram", "hbm", "cxl", "nvm", "gpu"};
-static const char *const source_names[] = {"none", "hwloc", "calibration"};
+static const char *const source_names[] = {"none", "hwloc", "calibration",
+                                           "option"};
 static const char *const policy_names[] = {"none", "bind", "preferred",
                                            "interleave"};
 

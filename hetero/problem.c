@@ -340,6 +340,30 @@ static int index_hosts(ht_problem *p, tg_error *err)
     return 0;
 }
 
+/* A GPU whose memory size nobody gave is no limit at all, so a rank's data
+ * could be put in it whatever its size (a 60 GiB rank in a 32 GB V100):
+ * refuse, unless no rank with data may run there. */
+static int check_gpu_memory(const ht_problem *p, tg_error *err)
+{
+    const ht_node *n = p->node;
+    for (int c = 0; c < p->nchoices; c++) {
+        const ht_choice *ch = &p->choice[c];
+        if (ch->mem != HT_MEM_DEVICE || n->gpus[ch->gpu].memory)
+            continue; /* managed data counts on the host (capacity.c) */
+        for (int r = 0; r < p->n; r++)
+            if (p->in->ranks[r].footprint && ht_problem_allows(p, r, c))
+                return tg_error_set(
+                    err, TG_EINVAL, NULL, 0,
+                    "GPU %s: its memory size is unknown (hwloc does not "
+                    "give it and no calibration has it), so rank %d's %llu "
+                    "bytes could not be checked against it: give the size "
+                    "with --gpu-memory SIZE or a memprobe calibration",
+                    n->gpus[ch->gpu].busid, r,
+                    (unsigned long long)p->in->ranks[r].footprint);
+    }
+    return 0;
+}
+
 int ht_problem_new(const ht_input *in, const ht_node *node,
                    const ht_params *par, ht_problem **out, tg_error *err)
 {
@@ -362,6 +386,8 @@ int ht_problem_new(const ht_input *in, const ht_node *node,
         rc = build_compute(p, err);
     if (!rc)
         rc = build_adjacency(p, err);
+    if (!rc)
+        rc = check_gpu_memory(p, err);
     if (rc) {
         ht_problem_free(p);
         return rc;

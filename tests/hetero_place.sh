@@ -74,5 +74,34 @@ if [ -f "$dgx" ]; then
   [ "$(grep -c '"cores": "0"\|"cores": "1"' "$work/out")" -eq 2 ] &&
     [ "$(grep -c '"cores": "24"\|"cores": "25"' "$work/out")" -eq 2 ] ||
     fail "two ranks per package expected"
+
+  # This file gives no GPU memory size, so a GPU is no limit: a 60 GiB rank
+  # was put in the device memory of a 32 GB V100.  Now it is refused until
+  # the size is given; given, the 60 GiB rank's data stays out of device
+  # memory (it may still run on a GPU, from pinned or managed memory, which
+  # count on the host's NUMA node), and the 1 GiB rank's goes in.
+  {
+    echo '{"format": "topomap-hetero-input", "version": 1, "ranks": ['
+    echo ' {"rank": 0, "host": "dgx", "local_rank": 0, "compute": {"cpu": 10, "gpu": 1}, "memory_bytes": 64424509440},'
+    echo ' {"rank": 1, "host": "dgx", "local_rank": 1, "compute": {"cpu": 10, "gpu": 1}, "memory_bytes": 1073741824}]}'
+  } > "$work/big.json"
+  expect_fail 1 "GPU 0000:34:00.0: its memory size is unknown (hwloc does not give it and no calibration has it), so rank 0's 64424509440 bytes could not be checked against it: give the size with --gpu-memory SIZE or a memprobe calibration" \
+    "$TOPOMAP_PLACE" "$work/big.json" -t "$dgx" -o "$work/big-pl.json"
+  checks=$((checks + 1))
+  [ ! -e "$work/big-pl.json" ] || fail "a placement was written after the refusal"
+  expect_ok "$TOPOMAP_PLACE" "$work/big.json" -t "$dgx" --gpu-memory 32GB
+  checks=$((checks + 1))
+  [ "$(awk '$1 == 0 {print $4, $6}' "$work/out")" = "gpu managed" ] ||
+    fail "the 60 GiB rank's data was put in a 32 GB GPU"
+  checks=$((checks + 1))
+  [ "$(awk '$1 == 1 {print $4, $6}' "$work/out")" = "gpu device" ] ||
+    fail "the 1 GiB rank belongs in device memory"
+  expect_ok "$TOPOMAP_PLACE" --describe -t "$dgx" --gpu-memory 32GiB
+  expect_grep "gpu 0: 0000:34:00.0 nvml0, \"Tesla V100-SXM3-32GB-H\", uuid GPU-d3977428-7a30-086b-2e20-5c1eeed647c6, 32.000 GiB (option), package 0" "$work/out"
+  # Ranks with no data need no size: the four above were placed without it.
+  expect_fail 2 "--gpu-memory '12': expected a size of at least 1 MiB" \
+    "$TOPOMAP_PLACE" "$work/big.json" -t "$dgx" --gpu-memory 12
+  expect_fail 2 "--gpu-memory '32XB'" \
+    "$TOPOMAP_PLACE" "$work/big.json" -t "$dgx" --gpu-memory 32XB
 fi
 finish

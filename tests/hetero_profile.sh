@@ -58,7 +58,7 @@ expect_output "0 n0 0 cpu - dram 0 0 2 0.000297471"
 # puts every rank on a GPU with a tenth of its CPU time.
 dgx=$TOPOMAP_SHARED/hwloc-xml/nvidiaDGX2.xml
 if [ -f "$dgx" ]; then
-  expect_ok "$TOPOMAP_PLACE" "$cpu" --gpu-speedup 10 -m gpu-first -t "$dgx"
+  expect_ok "$TOPOMAP_PLACE" "$cpu" --gpu-speedup 10 -m gpu-first -t "$dgx" --gpu-memory 32GiB
   checks=$((checks + 1))
   [ "$(awk '$4 == "gpu" && $6 == "device" {print $1, $9}' "$work/out" | tr '\n' ' ')" = \
     "0 0.2 1 0.15 2 0.3 3 0.05 " ] || fail "GPU ranks with CPU time / 10 expected"

@@ -26,7 +26,7 @@ if [ ! -f "$dgx" ]; then
   finish_skipped "no $dgx: the DGX-2 part did not run"
 fi
 for m in gpu-first all-cpu ccd; do
-  expect_ok "$TOPOMAP_PLACE" "$prof" --gpu-speedup 4 -t "$dgx" -m $m -o "$work/$m.json"
+  expect_ok "$TOPOMAP_PLACE" "$prof" --gpu-speedup 4 -t "$dgx" --gpu-memory 32GiB -m $m -o "$work/$m.json"
   cp "$work/out" "$work/$m.out"
 done
 expect_ok $check placed "$prof" "$work/gpu-first.out" gpu 4

@@ -45,7 +45,7 @@ expect_ok "$TASKGRAPH" build "$work/p4/cpu.json" -o "$work/g4"
 het8=(--hetero "cpu:$work/p8/cpu.json" --hetero "$work/p8/gpu.json")
 
 if [ -f "$dgx" ]; then
-  expect_ok "$PARMAPPER" "$work/g8/wsum.tg.json" --nodes 2 --slots 4 --node-topology "$dgx" \
+  expect_ok "$PARMAPPER" "$work/g8/wsum.tg.json" --nodes 2 --slots 4 --node-topology "$dgx" --gpu-memory 32GiB \
     --first "${het8[@]}" --placement "$work/pl.json" --mapping "$work/map" --report "$work/r.json"
   expect_grep "wrote placement $work/pl.json" "$work/out"
   expect_grep "hetero: 6 of 8 ranks on GPUs; predicted makespan 1.00" "$work/out"
@@ -69,11 +69,11 @@ PY
     fail "four ranks on each node, 0 and 4 together, expected: $(cat "$work/map")"
 
   # One node: what topomap-place decides for the same profiles.
-  expect_ok "$PARMAPPER" "$work/g4/wsum.tg.json" --nodes 1 --slots 4 --node-topology "$dgx" \
+  expect_ok "$PARMAPPER" "$work/g4/wsum.tg.json" --nodes 1 --slots 4 --node-topology "$dgx" --gpu-memory 32GiB \
     --first --hetero "$work/p4/cpu.json" --hetero "$work/p4/gpu.json" \
     --placement "$work/pl1.json" --mapping "$work/map1"
   expect_ok $check placement "$work/pl1.json" "$work/map1" "$dgx" 0,1,2
-  expect_ok "$TOPOMAP_PLACE" "$work/p4/cpu.json" "$work/p4/gpu.json" -t "$dgx" -o "$work/tp.json"
+  expect_ok "$TOPOMAP_PLACE" "$work/p4/cpu.json" "$work/p4/gpu.json" -t "$dgx" --gpu-memory 32GiB -o "$work/tp.json"
   expect_ok $check same-node "$work/pl1.json" "$work/tp.json"
 else
   skipped="no $dgx: the DGX-2 part did not run"
