@@ -119,20 +119,23 @@ int cli_format(const char *opt, const char *s, tg_format *f)
 
 static struct timespec step_start;
 static int step_open;
+static char step_text[512];
 
 void cli_step(const char *fmt, ...)
 {
-    if (!isatty(STDERR_FILENO))
-        return;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", cli_name);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "...");
+    vsnprintf(step_text, sizeof step_text, fmt, ap);
     va_end(ap);
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "%s: %s...", cli_name, step_text);
     clock_gettime(CLOCK_MONOTONIC, &step_start);
     step_open = 1;
 }
+
+/* A line of its own when stderr is not a terminal only for steps this
+ * long. */
+#define STEP_LOG_SECONDS 1.0
 
 void cli_done(void)
 {
@@ -140,9 +143,12 @@ void cli_done(void)
         return;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    fprintf(stderr, " %.2f s\n", (double)(now.tv_sec - step_start.tv_sec) +
-                                     1e-9 * (double)(now.tv_nsec -
-                                                     step_start.tv_nsec));
+    double s = (double)(now.tv_sec - step_start.tv_sec) +
+               1e-9 * (double)(now.tv_nsec - step_start.tv_nsec);
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, " %.2f s\n", s);
+    else if (s >= STEP_LOG_SECONDS)
+        fprintf(stderr, "%s: %s: %.2f s\n", cli_name, step_text, s);
     step_open = 0;
 }
 

@@ -41,8 +41,11 @@ int cli_double(const char *opt, const char *s, double min, double max,
 /* A format name for --from/--to. */
 int cli_format(const char *opt, const char *s, tg_format *f);
 
-/* "step..." on stderr when stderr is a terminal; cli_done prints the time
- * since the matching cli_step. */
+/* Progress of a long command on stderr.  On a terminal, "NAME: step..."
+ * at cli_step and its time at cli_done.  Otherwise (a batch job's log),
+ * one line "NAME: step: 2.31 s" at cli_done for each step that took a
+ * second or more, so logs show where a long run spent its time and short
+ * runs stay quiet. */
 void cli_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_done(void);
 
