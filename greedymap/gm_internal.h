@@ -140,7 +140,9 @@ struct gm_machine {
     int *pos_node;     /* position -> node or -1 (npos entries; not flat) */
     int *coord;        /* torus: n * ndims */
     int phases;        /* explicit: 1, or 2 on fat-trees */
-    uint16_t *tab;     /* explicit: node -> vertex -> phase distance */
+    int *attach;       /* explicit: node -> its attachment's table */
+    uint16_t *tab;     /* explicit: attachment -> vertex -> phase distance
+                          (explicit.c) */
     int maxdist;
     gm_nodetopo *topo; /* NULL when no node topology is set */
 };

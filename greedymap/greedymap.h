@@ -71,9 +71,11 @@
  *   dragonfly
  *
  * Memory: torus, mesh, flat and dragonfly keep no tables (distance is O(d)
- * or O(1), no allocation).  Fat-tree and graph networks keep, for every
- * machine node, its BFS distances to every network vertex: 2 bytes x
- * vertices x nodes (x 2 on fat-trees, for the up and down phases).
+ * or O(1), no allocation).  Fat-tree and graph networks keep BFS distances
+ * to every network vertex per attachment (the set of links of a node's
+ * host: nodes under the same leaf switches share one): 2 bytes x vertices
+ * x attachments (x 2 on fat-trees, for the up and down phases), at most
+ * 2 GiB, beyond which the network is refused with its size said.
  *
  * Inside a node (gm_machine_set_node_topology): one hwloc topology, a
  * synthetic string or an XML file, describes every node.  A slot is a core

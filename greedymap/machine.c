@@ -25,7 +25,8 @@ static void clear_placement(gm_machine *m)
     free(m->pos_node);
     free(m->coord);
     free(m->tab);
-    m->pos = m->pos_node = m->coord = NULL;
+    free(m->attach);
+    m->pos = m->pos_node = m->coord = m->attach = NULL;
     m->tab = NULL;
     m->phases = 0;
     m->maxdist = 0;
