@@ -126,9 +126,44 @@ int tg_write_json(const char *path, const tg_graph *g, tg_error *err)
 
 /* ------------------------------------------------------------------ read */
 
+/* The edge arrays as read: from jansson's tree, or straight from the
+ * text where tg_json_edge_spans found the plain form. */
+typedef struct edge_src {
+    json_t *array;            /* jansson's, when span is NULL */
+    const char *text;         /* the file's text, for a span */
+    const tg_edge_span *span;
+} edge_src;
+
+static size_t edge_count(const edge_src *src)
+{
+    return src->span ? src->span->count : json_array_size(src->array);
+}
+
+/* Edge i's three values, i counting up from 0 one by one; 0, or -1 when
+ * it is not three integers (jansson's tree only: a span is checked). */
+static int edge_get(const edge_src *src, size_t i, size_t *pos,
+                    int64_t v[3])
+{
+    if (src->span) {
+        if (i == 0)
+            *pos = src->span->start;
+        return tg_edge_span_next(src->text, src->span, pos, v);
+    }
+    json_t *e = json_array_get(src->array, i);
+    json_t *j[3] = {json_array_get(e, 0), json_array_get(e, 1),
+                    json_array_get(e, 2)};
+    if (!json_is_array(e) || json_array_size(e) != 3 ||
+        !json_is_integer(j[0]) || !json_is_integer(j[1]) ||
+        !json_is_integer(j[2]))
+        return -1;
+    for (int k = 0; k < 3; k++)
+        v[k] = json_integer_value(j[k]);
+    return 0;
+}
+
 /* The builder merged a repeated edge: find the second listing of a pair
  * by marking each edge's arc in row a as it is met. */
-static int name_repeated_edge(const char *path, json_t *edges,
+static int name_repeated_edge(const char *path, const edge_src *src,
                               const char *where, const tg_graph *g,
                               tg_error *err)
 {
@@ -136,10 +171,11 @@ static int name_repeated_edge(const char *path, json_t *edges,
     if (!seen)
         return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
     int rc = TG_EPARSE;
-    for (size_t i = 0; i < json_array_size(edges); i++) {
-        json_t *e = json_array_get(edges, i);
-        int a = (int)json_integer_value(json_array_get(e, 0));
-        int b = (int)json_integer_value(json_array_get(e, 1));
+    size_t pos = 0;
+    int64_t v[3];
+    for (size_t i = 0; i < edge_count(src) && !edge_get(src, i, &pos, v);
+         i++) {
+        int a = (int)v[0], b = (int)v[1];
         int64_t arc = g->xadj[a];
         while (g->adjncy[arc] != b)
             arc++;
@@ -154,32 +190,28 @@ static int name_repeated_edge(const char *path, json_t *edges,
     return rc;
 }
 
-/* Edges array `edges` (at JSON path `where`) of a graph of n tasks. */
-static int read_edges(const char *path, json_t *edges, const char *where,
-                      int n, tg_graph **out, tg_error *err)
+/* The edges (at JSON path `where`) of a graph of n tasks. */
+static int read_edges(const char *path, const edge_src *src,
+                      const char *where, int n, tg_graph **out,
+                      tg_error *err)
 {
-    if (!json_is_array(edges))
+    if (!src->span && !json_is_array(src->array))
         return tg_error_set(err, TG_EPARSE, path, 0,
                             "%s: must be an array of [a, b, weight]", where);
     tg_builder *b = tg_builder_new(n);
     if (!b)
         return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
-    size_t count = json_array_size(edges);
+    size_t count = edge_count(src), pos = 0;
     int rc = 0;
     for (size_t i = 0; i < count && !rc; i++) {
-        json_t *e = json_array_get(edges, i);
-        json_t *ja = json_array_get(e, 0), *jb = json_array_get(e, 1),
-               *jw = json_array_get(e, 2);
-        if (!json_is_array(e) || json_array_size(e) != 3 ||
-            !json_is_integer(ja) || !json_is_integer(jb) ||
-            !json_is_integer(jw)) {
+        int64_t v[3];
+        if (edge_get(src, i, &pos, v)) {
             rc = tg_error_set(err, TG_EPARSE, path, 0,
                               "%s[%zu]: must be [a, b, weight] with three "
                               "integers", where, i);
             break;
         }
-        json_int_t a = json_integer_value(ja), bb = json_integer_value(jb),
-                   w = json_integer_value(jw);
+        int64_t a = v[0], bb = v[1], w = v[2];
         if (a < 0 || a >= n || bb < 0 || bb >= n)
             rc = tg_error_set(err, TG_EPARSE, path, 0,
                               "%s[%zu]: task id outside 0..%d", where, i,
@@ -200,7 +232,7 @@ static int read_edges(const char *path, json_t *edges, const char *where,
         rc = tg_builder_finish(b, &g, err);
     tg_builder_free(b);
     if (!rc && (size_t)g->nedges != count)
-        rc = name_repeated_edge(path, edges, where, g, err);
+        rc = name_repeated_edge(path, src, where, g, err);
     if (rc) {
         if (err && !err->source[0])
             snprintf(err->source, sizeof err->source, "%s", path);
@@ -209,6 +241,17 @@ static int read_edges(const char *path, json_t *edges, const char *where,
     }
     *out = g;
     return 0;
+}
+
+/* The source of the edges of `layer` (-1: the graph's): its span when it
+ * has one, else jansson's value. */
+static edge_src edges_of(const tg_text *t, const tg_edge_spans *sp,
+                         int layer, json_t *array)
+{
+    for (int i = 0; i < sp->n; i++)
+        if (sp->v[i].layer == layer)
+            return (edge_src){NULL, t->buf, &sp->v[i]};
+    return (edge_src){array, NULL, NULL};
 }
 
 static int read_types(const char *path, json_t *types, tg_graph *g,
@@ -236,8 +279,9 @@ static int read_types(const char *path, json_t *types, tg_graph *g,
     return 0;
 }
 
-static int read_layers(const char *path, json_t *layers, tg_graph *g,
-                       tg_error *err)
+static int read_layers(const char *path, json_t *layers,
+                       const tg_text *t, const tg_edge_spans *sp,
+                       tg_graph *g, tg_error *err)
 {
     if (!layers)
         return 0;
@@ -253,8 +297,8 @@ static int read_layers(const char *path, json_t *layers, tg_graph *g,
         char where[64];
         snprintf(where, sizeof where, "layers[%zu].edges", i);
         tg_graph *lg;
-        int rc = read_edges(path, json_object_get(l, "edges"), where, g->n,
-                            &lg, err);
+        edge_src src = edges_of(t, sp, (int)i, json_object_get(l, "edges"));
+        int rc = read_edges(path, &src, where, g->n, &lg, err);
         if (!rc)
             rc = tg_graph_add_layer(g, json_string_value(name), lg, err);
         if (rc) {
@@ -354,6 +398,49 @@ static int check_tasks(const char *path, const tg_text *t, json_int_t tasks,
                              (uint64_t)tasks * (nl + 1), t->len, err);
 }
 
+/* jansson reads the text through this with the inside of every span
+ * left out but for its newlines, so that its line numbers stay true and it
+ * sees an empty array where a span is. */
+typedef struct blanked {
+    const tg_text *t;
+    const tg_edge_spans *sp;
+    size_t pos;
+    int k; /* the first span not wholly before pos (spans are in order) */
+} blanked;
+
+static size_t read_blanked(void *buf, size_t size, void *arg)
+{
+    blanked *b = arg;
+    const char *text = b->t->buf;
+    char *out = buf;
+    size_t n = 0;
+    while (n < size && b->pos < b->t->len) {
+        while (b->k < b->sp->n && b->sp->v[b->k].end <= b->pos)
+            b->k++;
+        const tg_edge_span *s = b->k < b->sp->n ? &b->sp->v[b->k] : NULL;
+        if (s && b->pos > s->start && b->pos + 1 < s->end) {
+            /* Inside: on to its next newline, or to its closing ']'. */
+            const char *nl = memchr(text + b->pos, '\n', s->end - 1 - b->pos);
+            if (nl) {
+                out[n++] = '\n';
+                b->pos = (size_t)(nl - text) + 1;
+            } else
+                b->pos = s->end - 1;
+            continue;
+        }
+        /* Outside: copy up to the next span's inside, or at a span's
+         * closing ']' that ']' (the next span comes after it). */
+        size_t stop = !s ? b->t->len
+                      : s->start >= b->pos ? s->start + 1
+                                           : s->end;
+        size_t len = stop - b->pos < size - n ? stop - b->pos : size - n;
+        memcpy(out + n, text + b->pos, len);
+        n += len;
+        b->pos += len;
+    }
+    return n;
+}
+
 int tg_read_json(const char *path, tg_graph **out, tg_error *err)
 {
     /* Through tg_text, so an empty or unreadable file gets the same
@@ -362,9 +449,17 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
     int rc = tg_text_load(&t, path, err);
     if (rc)
         return rc;
+    tg_edge_spans sp;
+    if (tg_json_edge_spans(t.buf, t.len, &sp)) {
+        tg_text_free(&t);
+        return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    }
     json_error_t jerr;
-    json_t *root = json_loadb(t.buf, t.len, JSON_REJECT_DUPLICATES, &jerr);
+    blanked bl = {&t, &sp, 0, 0};
+    json_t *root = json_load_callback(read_blanked, &bl,
+                                      JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
+        tg_edge_spans_free(&sp);
         tg_text_free(&t);
         return tg_error_set(err, TG_EPARSE, path, jerr.line > 0 ? jerr.line : 0,
                             "%s", jerr.text);
@@ -394,16 +489,20 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
     else if (check_tasks(path, &t, json_integer_value(tasks),
                          json_object_get(root, "layers"), err))
         rc = TG_EPARSE;
-    else
-        rc = read_edges(path, json_object_get(root, "edges"), "edges",
-                        (int)json_integer_value(tasks), &g, err);
+    else {
+        edge_src src = edges_of(&t, &sp, -1, json_object_get(root, "edges"));
+        rc = read_edges(path, &src, "edges", (int)json_integer_value(tasks),
+                        &g, err);
+    }
     if (!rc)
         rc = read_types(path, json_object_get(root, "types"), g, err);
     if (!rc)
-        rc = read_layers(path, json_object_get(root, "layers"), g, err);
+        rc = read_layers(path, json_object_get(root, "layers"), &t, &sp, g,
+                         err);
     if (!rc)
         rc = read_grid(path, json_object_get(root, "grid"), g, err);
     json_decref(root);
+    tg_edge_spans_free(&sp);
     tg_text_free(&t);
     if (rc) {
         tg_graph_free(g);

@@ -6,6 +6,7 @@
 #define TOPOMAP_PROFILE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "taskgraph.h"
 
@@ -28,6 +29,31 @@ long tg_json_line(const char *text, size_t len, const tg_json_step *path,
  * (escapes are copied as written), 0 otherwise. */
 int tg_json_top_string(const char *text, size_t len, const char *key,
                        char *buf, size_t size);
+
+/* The edge arrays of a .tg.json text ("edges" and each layer's) written
+ * in the plain form, [[a, b, w], ...] with JSON integers: io_json.c reads
+ * them straight from the text and lets jansson see them blanked, instead
+ * of a tree of millions of arrays (1.9 GB for a 180 MB file).  Arrays in
+ * any other form are left to jansson, with its messages. */
+typedef struct tg_edge_span {
+    size_t start, end; /* the array's '[' .. one past its ']' */
+    size_t count;      /* its [a, b, w] triples */
+    int layer;         /* -1: the graph's own "edges"; else layers[i] */
+} tg_edge_span;
+
+typedef struct tg_edge_spans {
+    tg_edge_span *v;
+    int n, cap;
+} tg_edge_spans;
+
+/* Find them; 0 (maybe none found), or -1 out of memory. */
+int tg_json_edge_spans(const char *text, size_t len, tg_edge_spans *out);
+void tg_edge_spans_free(tg_edge_spans *sp);
+
+/* The next triple of a span, from *at (span->start to begin); 0, or -1
+ * past its last. */
+int tg_edge_span_next(const char *text, const tg_edge_span *span,
+                      size_t *at, int64_t v[3]);
 
 /* Free what a rank holds, leaving it zeroed (not present). */
 void tg_prof_rank_clear(tg_prof_rank *r);

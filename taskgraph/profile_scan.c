@@ -173,3 +173,200 @@ int tg_profile_sniff(const char *path)
         fclose(fp);
     return yes;
 }
+
+/* ------------------------------------------------ task-graph edge arrays */
+
+/* An integer as JSON writes it ('-'? digits, no leading zero) that fits
+ * in 64 bits; 0 and s->p past it, or -1. */
+static int strict_int(scan *s, int64_t *v)
+{
+    const char *p = s->p;
+    int neg = p < s->end && *p == '-';
+    p += neg;
+    if (p >= s->end || *p < '0' || *p > '9' ||
+        (*p == '0' && p + 1 < s->end && p[1] >= '0' && p[1] <= '9'))
+        return -1;
+    uint64_t x = 0;
+    for (; p < s->end && *p >= '0' && *p <= '9'; p++) {
+        if (x > (UINT64_MAX - 9) / 10)
+            return -1;
+        x = 10 * x + (uint64_t)(*p - '0');
+    }
+    if (p < s->end && (*p == '.' || *p == 'e' || *p == 'E'))
+        return -1; /* a real: jansson's path says what is wrong with it */
+    if (x > (uint64_t)INT64_MAX + (uint64_t)neg)
+        return -1;
+    *v = neg ? (int64_t)(0 - x) : (int64_t)x;
+    s->p = p;
+    return 0;
+}
+
+static int expect(scan *s, char c)
+{
+    blanks(s);
+    if (!at(s, c))
+        return -1;
+    s->p++;
+    return 0;
+}
+
+/* One [a, b, w] at s->p (after blanks). */
+static int strict_triple(scan *s, int64_t v[3])
+{
+    if (expect(s, '['))
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        blanks(s);
+        if (strict_int(s, &v[k]) || (k < 2 && expect(s, ',')))
+            return -1;
+    }
+    return expect(s, ']');
+}
+
+/* An edge array of the strict form at s->p: '[' triples separated by
+ * commas ']'.  0 with s->p past it and its triples counted, or -1. */
+static int strict_edges(scan *s, size_t *count)
+{
+    int64_t v[3];
+    *count = 0;
+    if (expect(s, '['))
+        return -1;
+    blanks(s);
+    if (at(s, ']')) {
+        s->p++;
+        return 0;
+    }
+    for (;;) {
+        if (strict_triple(s, v))
+            return -1;
+        ++*count;
+        blanks(s);
+        if (at(s, ']')) {
+            s->p++;
+            return 0;
+        }
+        if (!at(s, ','))
+            return -1;
+        s->p++;
+    }
+}
+
+static int add_span(tg_edge_spans *sp, const char *text, const char *from,
+                    const char *to, size_t count, int layer)
+{
+    if (sp->n == sp->cap) {
+        int cap = sp->cap ? 2 * sp->cap : 8;
+        tg_edge_span *v = realloc(sp->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        sp->v = v;
+        sp->cap = cap;
+    }
+    sp->v[sp->n++] = (tg_edge_span){(size_t)(from - text),
+                                    (size_t)(to - text), count, layer};
+    return 0;
+}
+
+/* The member value at s->p is "edges" of `layer` (-1: the graph's). */
+static int edges_value(scan *s, tg_edge_spans *sp, const char *text,
+                       int layer)
+{
+    blanks(s);
+    const char *from = s->p;
+    long line = s->line;
+    size_t count;
+    if (strict_edges(s, &count) == 0)
+        return add_span(sp, text, from, s->p, count, layer) ? -2 : 0;
+    s->p = from; /* not the strict form: jansson reads it */
+    s->line = line;
+    return skip_value(s);
+}
+
+/* Walk the members of the object at s->p; `layer` >= 0 inside layers[i],
+ * -1 at the top, where "layers" is walked too. */
+static int walk_object(scan *s, tg_edge_spans *sp, const char *text,
+                       int layer)
+{
+    if (expect(s, '{'))
+        return -1;
+    blanks(s);
+    if (at(s, '}')) {
+        s->p++;
+        return 0;
+    }
+    for (;;) {
+        blanks(s);
+        if (!at(s, '"'))
+            return -1;
+        const char *k = s->p + 1;
+        if (skip_string(s))
+            return -1;
+        size_t klen = (size_t)(s->p - 1 - k);
+        if (expect(s, ':'))
+            return -1;
+        blanks(s);
+        int rc;
+        if (klen == 5 && !memcmp(k, "edges", 5))
+            rc = edges_value(s, sp, text, layer < 0 ? -1 : layer);
+        else if (layer < 0 && klen == 6 && !memcmp(k, "layers", 6) &&
+                 at(s, '[')) {
+            s->p++;
+            rc = 0;
+            for (int i = 0; !rc; i++) {
+                blanks(s);
+                if (at(s, ']') && i == 0)
+                    break;
+                rc = at(s, '{') ? walk_object(s, sp, text, i)
+                                : skip_value(s);
+                if (rc)
+                    break;
+                blanks(s);
+                if (at(s, ']'))
+                    break;
+                rc = expect(s, ',');
+            }
+            if (!rc)
+                rc = expect(s, ']');
+        } else
+            rc = skip_value(s);
+        if (rc)
+            return rc;
+        blanks(s);
+        if (at(s, '}')) {
+            s->p++;
+            return 0;
+        }
+        if (expect(s, ','))
+            return -1;
+    }
+}
+
+int tg_json_edge_spans(const char *text, size_t len, tg_edge_spans *out)
+{
+    memset(out, 0, sizeof *out);
+    scan s = {text, text + len, 1};
+    /* A structural surprise ends the walk: the spans found so far are
+     * sound, and jansson reports the surprise as it always did. */
+    return walk_object(&s, out, text, -1) == -2 ? -1 : 0;
+}
+
+void tg_edge_spans_free(tg_edge_spans *sp)
+{
+    free(sp->v);
+    memset(sp, 0, sizeof *sp);
+}
+
+int tg_edge_span_next(const char *text, const tg_edge_span *span,
+                      size_t *at_pos, int64_t v[3])
+{
+    scan s = {text + *at_pos, text + span->end, 1};
+    if (*at_pos == span->start)
+        s.p++; /* past the array's '[' */
+    blanks(&s);
+    if (at(&s, ','))
+        s.p++;
+    if (strict_triple(&s, v))
+        return -1;
+    *at_pos = (size_t)(s.p - text);
+    return 0;
+}

@@ -325,6 +325,128 @@ START_TEST(grid_round_trip_and_checks)
 }
 END_TEST
 
+/* Edge arrays in the plain form are read straight from the text, others
+ * by jansson.  A key written with an escape ("\\u0065dges") is the same
+ * key to jansson but not to the text scanner, so each case below read both
+ * ways must give the same graph or the same error. */
+static const char *const edge_cases[] = {
+    "[[0, 1, 5], [1, 2, 7], [0, 3, 1]]",
+    "[\n  [0,1,5] ,\n\t[2 , 3 ,9]\n]",
+    "[]",
+    "[[0, 1, 5], [1, 0, 7]]",           /* repeated, other way round */
+    "[[0, 1, 5], [2, 3, 1], [0, 1, 2]]", /* repeated */
+    "[[0, 4, 5]]",                       /* task id out of range */
+    "[[-1, 2, 5]]",
+    "[[2, 1, 5]]",                       /* a > b */
+    "[[1, 1, 5]]",
+    "[[0, 1, 0]]",                       /* zero weight */
+    "[[0, 1, -3]]",
+    "[[0, 1, -0]]",
+    "[[0, 1]]",                          /* two values */
+    "[[0, 1, 2, 3]]",
+    "[[0, 1, 1.5]]",                     /* a real */
+    "[[0, 1, 1e3]]",
+    "[[0, 1, \"5\"]]",
+    "[[0, [1], 5]]",
+    "[0, 1, 5]",
+    "{\"a\": 1}",
+    "\"edges\"",
+    "[[0, 1, 9223372036854775807]]",
+    "[[0, 1, 9223372036854775808]]",     /* too big for jansson */
+    "[[0, 01, 5]]",                      /* not JSON */
+    "[[0, 1, 5],]",
+    "[[0, 1, 5]",
+};
+
+static int read_text(const char *name, const char *text, tg_graph **g,
+                     tg_error *err)
+{
+    memset(err, 0, sizeof *err);
+    *g = NULL;
+    return tg_read_json(tu_write(name, text), g, err);
+}
+
+START_TEST(plain_edges_read_like_jansson)
+{
+    char a[512], b[512];
+    for (size_t i = 0; i < sizeof edge_cases / sizeof edge_cases[0]; i++)
+        for (int layer = 0; layer < 2; layer++) {
+            /* The graph's own edges, or a layer's (the graph's plain). */
+            const char *fmt =
+                layer ? "{\"format\": \"topomap-taskgraph\", \"version\": 1, "
+                        "\"tasks\": 4, \"edges\": [[0, 1, 1]], \"layers\": "
+                        "[{\"name\": \"x\", \"edges\": [[0, 1, 1]]}, "
+                        "{\"name\": \"y\", \"%s\": %s}]}"
+                      : "{\"format\": \"topomap-taskgraph\", \"version\": 1, "
+                        "\"tasks\": 4, \"%s\": %s}";
+            snprintf(a, sizeof a, fmt, "edges", edge_cases[i]);
+            snprintf(b, sizeof b, fmt, "\\u0065dges", edge_cases[i]);
+            tg_graph *ga, *gb;
+            tg_error ea, eb;
+            int ra = read_text("plain.tg.json", a, &ga, &ea);
+            int rb = read_text("plain.tg.json", b, &gb, &eb);
+            ck_assert_msg(ra == rb, "case %zu layer %d: %d vs %d (%s | %s)",
+                          i, layer, ra, rb, ea.text, eb.text);
+            if (ra) {
+                ck_assert_str_eq(ea.text, eb.text);
+                ck_assert_int_eq(ea.line, eb.line);
+                continue;
+            }
+            tu_assert_same_graph(ga, gb);
+            ck_assert_int_eq(ga->nlayers, gb->nlayers);
+            for (int l = 0; l < ga->nlayers; l++)
+                tu_assert_same_graph(ga->layers[l].graph,
+                                     gb->layers[l].graph);
+            tg_graph_free(ga);
+            tg_graph_free(gb);
+        }
+    tg_graph *g;
+    tg_error e;
+    /* A graph with two layers as the writer lays it out, one edge a line,
+     * larger than jansson's read buffer: the same both ways. */
+    tg_graph *big = random_graph(400, 1500, 1000, 3);
+    ck_assert_int_eq(tg_graph_add_layer(big, "p2p", random_graph(400, 900,
+                                        1000, 4), &e), 0);
+    ck_assert_int_eq(tg_graph_add_layer(big, "rma", random_graph(400, 700,
+                                        1000, 5), &e), 0);
+    const char *path = tu_path("layers.tg.json");
+    ck_assert_int_eq(tg_write_json(path, big, &e), 0);
+    char *text = slurp(path), *esc = malloc(2 * strlen(text) + 1), *o = esc;
+    for (const char *p = text; *p;)
+        if (!strncmp(p, "\"edges\"", 7)) {
+            o += sprintf(o, "\"\\u0065dges\"");
+            p += 7;
+        } else
+            *o++ = *p++;
+    *o = '\0';
+    tg_graph *ga, *gb;
+    tg_error ea, eb;
+    ck_assert_int_eq(read_text("layers.tg.json", text, &ga, &ea), 0);
+    ck_assert_int_eq(read_text("layers-esc.tg.json", esc, &gb, &eb), 0);
+    tu_assert_same_graph(ga, big);
+    tu_assert_same_graph(gb, big);
+    ck_assert_int_eq(ga->nlayers, 2);
+    for (int l = 0; l < 2; l++) {
+        tu_assert_same_graph(ga->layers[l].graph, big->layers[l].graph);
+        tu_assert_same_graph(gb->layers[l].graph, big->layers[l].graph);
+    }
+    tg_graph_free(ga);
+    tg_graph_free(gb);
+    tg_graph_free(big);
+    free(text);
+    free(esc);
+
+    /* Syntax errors after a plain array keep their line. */
+    ck_assert_int_eq(read_text("late.tg.json",
+                               "{\"format\": \"topomap-taskgraph\",\n"
+                               "\"version\": 1, \"tasks\": 4,\n"
+                               "\"edges\": [\n[0, 1, 5],\n[1, 2, 5]\n],\n"
+                               "\"types\": [x]}\n", &g, &e),
+                     TG_EPARSE);
+    ck_assert_int_eq(e.line, 7);
+}
+END_TEST
+
 START_TEST(large_graph_round_trip)
 {
     /* 20000 tasks and about 200000 edges: the readers' growth and bounds
@@ -1105,6 +1227,7 @@ static Suite *formats_suite(void)
     tcase_add_test(w, round_trips_all_formats);
     tcase_add_test(w, chain_metis_scotch_json_metis);
     tcase_add_test(w, grid_round_trip_and_checks);
+    tcase_add_test(w, plain_edges_read_like_jansson);
     tcase_add_test(w, large_graph_round_trip);
     tcase_add_test(w, failed_writes_leave_nothing);
     suite_add_tcase(s, w);
