@@ -79,20 +79,23 @@ int tg_graph_set_grid(tg_graph *g, int ndims, const int *dims,
                             "a grid has 1 to %d dimensions, not %d",
                             TG_GRID_MAXDIMS, ndims);
     int64_t points = 1;
+    int cut = 0; /* stopped multiplying before the last dimension */
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 1)
             return tg_error_set(err, TG_EINVAL, NULL, 0,
                                 "grid dimension %d is %d: dimensions are "
                                 ">= 1", i + 1, dims[i]);
+        if (points > g->n) { /* no overflow: points <= n * dim < 2^62 */
+            cut = 1;
+            continue;
+        }
         points *= dims[i];
-        if (points > g->n)
-            break;
     }
     if (ndims && points != g->n)
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "the grid has %s%lld points, the graph %d tasks",
-                            points > g->n ? "more than " : "",
-                            (long long)points, g->n);
+                            cut ? "more than " : "", (long long)points,
+                            g->n);
     int *copy = NULL;
     if (ndims && task) {
         copy = malloc((size_t)(g->n ? g->n : 1) * sizeof *copy);

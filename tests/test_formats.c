@@ -298,7 +298,11 @@ START_TEST(grid_round_trip_and_checks)
     int bad_dims[] = {4, 2}, zero[] = {6, 0}, twice[] = {0, 1, 2, 3, 4, 4};
     ck_assert_int_eq(tg_graph_set_grid(plain, 2, bad_dims, periods, NULL,
                                        &err), TG_EINVAL);
-    ck_assert_str_eq(err.text, "the grid has more than 8 points, the graph "
+    ck_assert_str_eq(err.text, "the grid has 8 points, the graph 6 tasks");
+    int many[] = {3, 3, 5};
+    ck_assert_int_eq(tg_graph_set_grid(plain, 3, many, NULL, NULL, &err),
+                     TG_EINVAL);
+    ck_assert_str_eq(err.text, "the grid has more than 9 points, the graph "
                                "6 tasks");
     ck_assert_int_eq(tg_graph_set_grid(plain, 2, zero, periods, NULL, &err),
                      TG_EINVAL);
