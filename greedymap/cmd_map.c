@@ -2,6 +2,7 @@
  * mappers) and greedymap configs (the portfolio). */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -18,7 +19,11 @@ static const char map_help[] =
     "                     -o FILE [--rankfile FILE]\n"
     "\n"
     "Map GRAPH's tasks onto the machine with GreedyMap (papers/001,\n"
-    "Algorithm 1) and write the mapping.\n"
+    "Algorithm 1) and write the mapping.  Without --config, the default\n"
+    "configuration and the baselines block, rb and (when the graph has a\n"
+    "grid: its own, --grid, or a stencil it is) decompose all run, and the\n"
+    "mapping of least total hop-bytes is kept (ties: the earlier in that\n"
+    "order), so the default is never worse than any of them.\n"
     "\n"
     "  --config TEXT        order=oo|bfs|bfsdfs|gpart|rcm|gpartrb|file:PATH,\n"
     "                       delta=all|sqrt|N, pack=0|1,\n"
@@ -45,6 +50,10 @@ static const char baseline_help[] =
     "            (tori and meshes)\n"
     "  rb        recursive bisection with METIS\n"
     "  random    a random bijection\n"
+    "  decompose the grid of tasks (the graph's, --grid, or a stencil it\n"
+    "            is) cut into one box per node, crossing fewest bytes,\n"
+    "            boxes embedded in a torus/mesh or along the network's\n"
+    "            node order (Mapple's decompose)\n"
     "\n"
     "  --seed S             seed of random and of METIS in rb (default 0)\n"
     "\n" WRITE_HELP "\n" CMD_MACHINE_HELP "\n" CMD_GRAPH_HELP;
@@ -92,12 +101,64 @@ static int finish(const cmd_args *a, const tg_graph *g, const gm_machine *m,
 }
 
 /* What map and baseline run: GreedyMap with a configuration, or a
- * baseline with a seed. */
+ * baseline with a seed, or (best) the best of the default configuration
+ * and the baselines block, rb and decompose. */
 typedef struct mapper {
     const gm_config *config; /* GreedyMap when not NULL */
     gm_baseline baseline;
     uint64_t seed;
+    int best;
 } mapper;
+
+/* The default of greedymap map: every candidate of `mp` in turn, the
+ * mapping of least total hop-bytes kept in map (ties: the earlier). */
+static int map_best(const tg_graph *g, const gm_machine *m,
+                    const mapper *mp, gm_place *map, char *what,
+                    size_t size, tg_error *err)
+{
+    gm_config cand[4];
+    int n = 0;
+    cand[n++] = *mp->config;
+    const gm_baseline extra[] = {GM_BASE_BLOCK, GM_BASE_RB,
+                                 GM_BASE_DECOMPOSE};
+    tg_grid grid;
+    for (int i = 0; i < 3; i++)
+        if (extra[i] != GM_BASE_DECOMPOSE || gm_grid_of(g, &grid)) {
+            cand[n] = *mp->config;
+            cand[n++].baseline = 1 + (int)extra[i];
+        }
+    gm_place *tmp = malloc(((size_t)g->n + 1) * sizeof *tmp);
+    if (!tmp)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    uint64_t best = 0;
+    int won = -1, rc = 0;
+    char list[400] = "";
+    for (int i = 0; i < n && !rc; i++) {
+        gm_metrics r;
+        rc = gm_greedymap(g, m, &cand[i], tmp, err);
+        if (!rc)
+            rc = gm_evaluate(g, m, tmp, GM_METRICS_NO_LOAD, NULL, &r, err);
+        if (rc)
+            break;
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s%s %.2f", i ? ", " : "",
+                 i ? gm_baseline_name((gm_baseline)(cand[i].baseline - 1))
+                   : "greedymap",
+                 r.hop_bytes_avg);
+        if (won < 0 || r.hop_bytes_total < best) {
+            best = r.hop_bytes_total;
+            won = i;
+            memcpy(map, tmp, (size_t)g->n * sizeof *map);
+        }
+    }
+    free(tmp);
+    if (!rc) {
+        char text[1200];
+        snprintf(what, size, "best of %s (average hop-bytes): %s", list,
+                 gm_config_format(&cand[won], text, sizeof text));
+    }
+    return rc;
+}
 
 /* Map `graph` (the GRAPH argument) onto the machine and write the result.
  * Returns the exit code. */
@@ -117,7 +178,9 @@ static int run(const cmd_args *a, const char *graph, const mapper *mp)
     if (!rc) {
         char what[1200];
         cli_step("mapping");
-        if (mp->config) {
+        if (mp->best) {
+            rc = map_best(g, m, mp, map, what, sizeof what, &err);
+        } else if (mp->config) {
             rc = gm_greedymap(g, m, mp->config, map, &err);
             gm_config_format(mp->config, what, sizeof what);
         } else {
@@ -151,7 +214,7 @@ int cmd_map(int argc, char **argv)
         return cmd_option_fail("--config", &err);
     if (a.have_seed)
         c.seed = a.seed;
-    mapper mp = {.config = &c};
+    mapper mp = {.config = &c, .best = !a.config};
     return run(&a, a.pos[0], &mp);
 }
 

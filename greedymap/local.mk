@@ -13,7 +13,8 @@ greedymap_libgreedymap_la_SOURCES = \
 	greedymap/explicit.c greedymap/shells.c greedymap/loads.c \
 	greedymap/mapping.c greedymap/metrics.c \
 	greedymap/nodetopo.c greedymap/baseline.c greedymap/hilbert.c \
-	greedymap/bisect.c \
+	greedymap/bisect.c greedymap/grid.c greedymap/decompose.c \
+	greedymap/decompose_fold.c greedymap/decompose_map.c \
 	greedymap/metisgraph.c greedymap/order.c greedymap/order_gpart.c \
 	greedymap/order_parts.c \
 	greedymap/order_file.c greedymap/config.c greedymap/greedy_near.c \
