@@ -2,7 +2,6 @@
  * mappers) and greedymap configs (the portfolio). */
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -110,56 +109,6 @@ typedef struct mapper {
     int best;
 } mapper;
 
-/* The default of greedymap map: every candidate of `mp` in turn, the
- * mapping of least total hop-bytes kept in map (ties: the earlier). */
-static int map_best(const tg_graph *g, const gm_machine *m,
-                    const mapper *mp, gm_place *map, char *what,
-                    size_t size, tg_error *err)
-{
-    gm_config cand[4];
-    int n = 0;
-    cand[n++] = *mp->config;
-    const gm_baseline extra[] = {GM_BASE_BLOCK, GM_BASE_RB,
-                                 GM_BASE_DECOMPOSE};
-    tg_grid grid;
-    for (int i = 0; i < 3; i++)
-        if (extra[i] != GM_BASE_DECOMPOSE || gm_grid_of(g, &grid)) {
-            cand[n] = *mp->config;
-            cand[n++].baseline = 1 + (int)extra[i];
-        }
-    gm_place *tmp = malloc(((size_t)g->n + 1) * sizeof *tmp);
-    if (!tmp)
-        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
-    uint64_t best = 0;
-    int won = -1, rc = 0;
-    char list[400] = "";
-    for (int i = 0; i < n && !rc; i++) {
-        gm_metrics r;
-        rc = gm_greedymap(g, m, &cand[i], tmp, err);
-        if (!rc)
-            rc = gm_evaluate(g, m, tmp, GM_METRICS_NO_LOAD, NULL, &r, err);
-        if (rc)
-            break;
-        size_t at = strlen(list);
-        snprintf(list + at, sizeof list - at, "%s%s %.2f", i ? ", " : "",
-                 i ? gm_baseline_name((gm_baseline)(cand[i].baseline - 1))
-                   : "greedymap",
-                 r.hop_bytes_avg);
-        if (won < 0 || r.hop_bytes_total < best) {
-            best = r.hop_bytes_total;
-            won = i;
-            memcpy(map, tmp, (size_t)g->n * sizeof *map);
-        }
-    }
-    free(tmp);
-    if (!rc) {
-        char text[1200];
-        snprintf(what, size, "best of %s (average hop-bytes): %s", list,
-                 gm_config_format(&cand[won], text, sizeof text));
-    }
-    return rc;
-}
-
 /* Map `graph` (the GRAPH argument) onto the machine and write the result.
  * Returns the exit code. */
 static int run(const cmd_args *a, const char *graph, const mapper *mp)
@@ -179,7 +128,13 @@ static int run(const cmd_args *a, const char *graph, const mapper *mp)
         char what[1200];
         cli_step("mapping");
         if (mp->best) {
-            rc = map_best(g, m, mp, map, what, sizeof what, &err);
+            gm_config won;
+            char text[1100];
+            rc = gm_map_best(g, m, mp->config, map, &won, NULL, &err);
+            snprintf(what, sizeof what,
+                     "the least total hop-bytes of GreedyMap (default "
+                     "configuration), block, rb and decompose: %s",
+                     gm_config_format(&won, text, sizeof text));
         } else if (mp->config) {
             rc = gm_greedymap(g, m, mp->config, map, &err);
             gm_config_format(mp->config, what, sizeof what);

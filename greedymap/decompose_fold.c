@@ -179,7 +179,10 @@ static void fold_rec(fold_walk *w, int pi, int d, int j)
                       : -1;
     if (lo > hi || lo < 0)
         return;
-    for (int e = lo; e <= hi; e++) {
+    /* Larger shares first: on equal estimates the fold that keeps grid
+     * dimension d on network dimension d (the identity where the shapes
+     * match) comes first. */
+    for (int e = hi; e >= lo; e--) {
         int mult = 1;
         for (int t = 0; t < e; t++)
             mult *= q;

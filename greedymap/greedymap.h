@@ -616,6 +616,15 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
  * round is never worse than any of them. */
 int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
                  int *n, tg_error *err);
+/* The default of greedymap map: gm_greedymap with c, then the baselines
+ * block, rb (seed c->seed) and, when g has a grid (gm_grid_of),
+ * decompose; map gets the mapping of least total hop-bytes (ties: the
+ * earlier in that order), *won (may be NULL) the configuration that made
+ * it (c itself or c with baseline set), *total (may be NULL) its total
+ * hop-bytes. */
+int gm_map_best(const tg_graph *g, const gm_machine *m, const gm_config *c,
+                gm_place *map, gm_config *won, uint64_t *total,
+                tg_error *err);
 
 /* The task list of a configuration: order[i] = the i-th task to place
  * (g->n entries).  m is used by GPART and GPARTRB only (parts); seed by
