@@ -70,7 +70,8 @@ tests_test_refine_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
 TESTS += tests/test_greedy tests/test_refine
 
 check_PROGRAMS += tests/test_decompose
-tests_test_decompose_SOURCES = tests/test_decompose.c
+tests_test_decompose_SOURCES = tests/test_decompose.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_decompose_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_decompose_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_decompose_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gm_testutil.h"
 #include "greedymap.h"
 #include "testutil.h"
 
@@ -136,28 +137,6 @@ static int check_against_brute(const tg_graph *g, const tg_grid *gr, int n)
     return count;
 }
 
-static gm_machine *machine_on(int nodes, int slots, const char *spec)
-{
-    gm_machine *m;
-    tg_error err;
-    ck_assert_int_eq(gm_machine_uniform(nodes, slots, &m, &err), 0);
-    if (spec)
-        ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err),
-                         0);
-    return m;
-}
-
-static uint64_t total_hop_bytes(const tg_graph *g, const gm_machine *m,
-                                const gm_place *map)
-{
-    gm_metrics r;
-    tg_error err;
-    ck_assert_int_eq(gm_evaluate(g, m, map, GM_METRICS_NO_LOAD, NULL, &r,
-                                 &err),
-                     0);
-    return r.hop_bytes_total;
-}
-
 /* ---------------------------------------------------------------- tests */
 
 /* Mapple's enumeration against every factorisation, on 2-D, 3-D and 4-D
@@ -256,7 +235,7 @@ START_TEST(map_by_hand_2x2_torus)
 {
     int dims[2] = {4, 4};
     tg_graph *g = stencil(2, dims, 0, 0, 10);
-    gm_machine *m = machine_on(4, 4, "torus:2x2");
+    gm_machine *m = gt_machine_on(4, 4, "torus:2x2");
     gm_place map[16];
     gm_decompose_plan pl;
     tg_error err;
@@ -267,7 +246,7 @@ START_TEST(map_by_hand_2x2_torus)
         ck_assert_int_eq(map[t].node, 2 * (r / 2) + c / 2);
         ck_assert_int_eq(map[t].slot, 2 * (r % 2) + c % 2);
     }
-    ck_assert_int_eq(total_hop_bytes(g, m, map), 160);
+    ck_assert_int_eq(gt_hop_bytes(g, m, map), 160);
     ck_assert_int_eq(gm_decompose(g, m, NULL, &pl, NULL, &err), 0);
     ck_assert_int_eq(pl.parts[0], 2);
     ck_assert_int_eq(pl.parts[1], 2);
@@ -278,7 +257,7 @@ START_TEST(map_by_hand_2x2_torus)
     ck_assert_int_eq((int)(pl.cut_bytes + 0.5), 80);
     ck_assert_int_eq((int)(pl.hop_bytes + 0.5), 80);
     ck_assert_int_eq(gm_baseline_map(g, m, GM_BASE_BLOCK, 0, map, &err), 0);
-    ck_assert_int_eq(total_hop_bytes(g, m, map), 320);
+    ck_assert_int_eq(gt_hop_bytes(g, m, map), 320);
     gm_machine_free(m);
     tg_graph_free(g);
 }
@@ -294,7 +273,7 @@ START_TEST(map_fold_8x4_on_4x4x2)
 {
     int dims[2] = {32, 16};
     tg_graph *g = stencil(2, dims, 1, 0, 1);
-    gm_machine *m = machine_on(32, 16, "torus:4x4x2");
+    gm_machine *m = gt_machine_on(32, 16, "torus:4x4x2");
     gm_place *map = malloc(512 * sizeof *map);
     gm_decompose_plan pl;
     tg_error err;
@@ -302,10 +281,20 @@ START_TEST(map_fold_8x4_on_4x4x2)
     ck_assert_int_eq(pl.parts[0], 8);
     ck_assert_int_eq(pl.parts[1], 4);
     ck_assert_int_eq(pl.embedded, 1);
-    /* 8 = 4 x 2 over two network dimensions, the 4 on the third */
-    ck_assert_int_eq(pl.fold[0][0] * pl.fold[0][1] * pl.fold[0][2], 8);
-    ck_assert_int_eq(pl.fold[1][0] * pl.fold[1][1] * pl.fold[1][2], 4);
-    ck_assert_int_eq(total_hop_bytes(g, m, map), 512);
+    /* 8 = 4 x 2 over network dimensions 0 and 2, the 4 on dimension 1 */
+    static const int fold[2][3] = {{4, 1, 2}, {1, 4, 1}};
+    for (int d = 0; d < 2; d++)
+        for (int j = 0; j < 3; j++)
+            ck_assert_int_eq(pl.fold[d][j], fold[d][j]);
+    /* Boxes (0..7, 0) down the first column: a snake over (x, z) of the
+     * torus, node = (4x + y) 2 + z: (0,0) (0,1) (1,1) (1,0) (2,0) ... */
+    static const int first_col[8] = {0, 1, 9, 8, 16, 17, 25, 24};
+    for (int b = 0; b < 8; b++)
+        ck_assert_int_eq(map[b * 4 * 16].node, first_col[b]);
+    /* and (0, 1..3) along y: nodes 2, 4, 6 */
+    for (int b = 1; b < 4; b++)
+        ck_assert_int_eq(map[b * 4].node, 2 * b);
+    ck_assert_int_eq(gt_hop_bytes(g, m, map), 512);
     ck_assert_int_eq(gm_mapping_check(m, map, 512, &err), 0);
     free(map);
     gm_machine_free(m);
@@ -323,7 +312,7 @@ START_TEST(map_4d_on_3d_torus)
 {
     int dims[4] = {4, 4, 4, 4};
     tg_graph *g = stencil(4, dims, 1, 0, 1);
-    gm_machine *m = machine_on(64, 4, "torus:4x4x4");
+    gm_machine *m = gt_machine_on(64, 4, "torus:4x4x4");
     gm_place map[256];
     gm_decompose_plan pl;
     tg_error err;
@@ -333,7 +322,7 @@ START_TEST(map_4d_on_3d_torus)
     ck_assert_int_eq(pl.parts[2], 4);
     ck_assert_int_eq(pl.parts[3], 4);
     ck_assert_int_eq(pl.embedded, 1);
-    ck_assert_int_eq(total_hop_bytes(g, m, map), 1536);
+    ck_assert_int_eq(gt_hop_bytes(g, m, map), 1536);
     gm_machine_free(m);
     tg_graph_free(g);
 }
@@ -346,7 +335,7 @@ START_TEST(map_packages)
 {
     int dims[2] = {4, 8};
     tg_graph *g = stencil(2, dims, 0, 0, 10);
-    gm_machine *m = machine_on(1, 32, NULL);
+    gm_machine *m = gt_machine_on(1, 32, "flat");
     tg_error err;
     ck_assert_int_eq(gm_machine_set_node_topology(m, "pack:2 core:16 pu:1",
                                                   &err),
@@ -376,13 +365,8 @@ START_TEST(map_flow_unequal)
     int dims[2] = {4, 4};
     tg_graph *g = stencil(2, dims, 0, 0, 1);
     int slots[3] = {6, 6, 6};
-    gm_machine *m = gm_machine_new();
+    gm_machine *m = gt_uneven_on(slots, 3, "flat");
     tg_error err;
-    for (int i = 0; i < 3; i++) {
-        char host[8];
-        snprintf(host, sizeof host, "h%d", i);
-        ck_assert_int_eq(gm_machine_add_node(m, host, slots[i], &err), i);
-    }
     gm_place map[16];
     gm_decompose_plan pl;
     ck_assert_int_eq(gm_decompose(g, m, NULL, &pl, map, &err), 0);
@@ -448,7 +432,7 @@ START_TEST(detect_stencils)
     ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
     ck_assert_int_eq(gm_grid_detect(g, &gr), 0);
     gm_place map[48];
-    gm_machine *m = machine_on(4, 12, NULL);
+    gm_machine *m = gt_machine_on(4, 12, "flat");
     ck_assert_int_eq(gm_baseline_map(g, m, GM_BASE_DECOMPOSE, 0, map, &err),
                      TG_EINVAL);
     gm_machine_free(m);
@@ -491,7 +475,7 @@ static void check_best(const tg_graph *g, const gm_machine *m,
     gm_config won;
     uint64_t total, least = UINT64_MAX;
     ck_assert_int_eq(gm_map_best(g, m, &c, map, &won, &total, &err), 0);
-    ck_assert_int_eq(total_hop_bytes(g, m, map), total);
+    ck_assert_int_eq(gt_hop_bytes(g, m, map), total);
     const int kinds[4] = {0, 1 + GM_BASE_BLOCK, 1 + GM_BASE_RB,
                           1 + GM_BASE_DECOMPOSE};
     for (int i = 0; i < 4; i++) {
@@ -499,7 +483,7 @@ static void check_best(const tg_graph *g, const gm_machine *m,
         k.baseline = kinds[i];
         if (gm_greedymap(g, m, &k, one, &err))
             continue; /* decompose without a grid */
-        uint64_t h = total_hop_bytes(g, m, one);
+        uint64_t h = gt_hop_bytes(g, m, one);
         ck_assert_uint_ge(h, total);
         if (h < least)
             least = h;
@@ -516,7 +500,7 @@ START_TEST(default_never_loses)
      * (boxes 4 x 4, every neighbouring box one hop away) */
     int d16[2] = {16, 16};
     tg_graph *g = stencil(2, d16, 1, 0, 1);
-    gm_machine *m = machine_on(16, 16, "torus:4x4");
+    gm_machine *m = gt_machine_on(16, 16, "torus:4x4");
     check_best(g, m, 1 + GM_BASE_DECOMPOSE);
     gm_machine_free(m);
     tg_graph_free(g);
@@ -525,7 +509,7 @@ START_TEST(default_never_loses)
      * of 4 and a flow: the grid has 15 points) and block's 2,000 */
     int d53[2] = {5, 3};
     g = stencil(2, d53, 0, 0, 1000);
-    m = machine_on(4, 4, "torus:2x2");
+    m = gt_machine_on(4, 4, "torus:2x2");
     check_best(g, m, 0);
     gm_machine_free(m);
     tg_graph_free(g);
@@ -545,7 +529,7 @@ START_TEST(default_never_loses)
     ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
     tg_grid gr;
     ck_assert_int_eq(gm_grid_detect(g, &gr), 0);
-    m = machine_on(9, 2, "mesh:3x3");
+    m = gt_machine_on(9, 2, "mesh:3x3");
     check_best(g, m, 1 + GM_BASE_BLOCK);
     gm_machine_free(m);
     tg_graph_free(g);
@@ -560,7 +544,7 @@ START_TEST(default_never_loses)
     tg_builder_add(b, 0, 1, 1, &err);
     ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
     tg_builder_free(b);
-    m = machine_on(2, 8, "torus:2");
+    m = gt_machine_on(2, 8, "torus:2");
     check_best(g, m, 1 + GM_BASE_RB);
     gm_machine_free(m);
     tg_graph_free(g);
@@ -589,7 +573,7 @@ START_TEST(config_baseline)
     /* the portfolio: block and rb always, decompose with a grid */
     int d[2] = {8, 8};
     tg_graph *g = stencil(2, d, 0, 0, 1);
-    gm_machine *m = machine_on(16, 4, "torus:4x4");
+    gm_machine *m = gt_machine_on(16, 4, "torus:4x4");
     gm_config *cs, *ps;
     int nc, np;
     ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
