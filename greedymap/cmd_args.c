@@ -216,9 +216,7 @@ int cmd_graph(const cmd_args *a, const char *path, const gm_machine *m,
         if (tg_graph_set_grid(g, gr.ndims, gr.dims, gr.periods, NULL,
                               &err)) {
             tg_graph_free(g);
-            tg_error_set(&err, TG_EINVAL, NULL, 0, "--grid %s: %s", a->grid,
-                         err.text);
-            return cli_usage_error("%s", err.text);
+            return cli_usage_error("--grid %s: %s", a->grid, err.text);
         }
     }
     int64_t slots = gm_machine_total_slots(m);

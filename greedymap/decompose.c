@@ -121,6 +121,14 @@ int gm_dgrid_make(const tg_graph *g, const tg_grid *grid, gm_dgrid *d,
                   tg_error *err)
 {
     memset(d, 0, sizeof *d);
+    int64_t points = 1;
+    for (int i = 0; i < grid->ndims && points <= INT32_MAX; i++)
+        points *= grid->dims[i] > 0 ? grid->dims[i] : 0;
+    if (grid->ndims < 1 || grid->ndims > TG_GRID_MAXDIMS || points != g->n)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "decompose: a grid of %d dimensions and %lld "
+                            "points for %d tasks",
+                            grid->ndims, (long long)points, g->n);
     d->k = grid->ndims;
     d->n = g->n;
     d->task = grid->task;
