@@ -263,6 +263,45 @@ START_TEST(map_by_hand_2x2_torus)
 }
 END_TEST
 
+/* A grid whose tasks are not in row-major order (tg_grid.task, as an
+ * MPI_Cart_create with reordering records it): the 4 x 4 case above with
+ * task 15 - p at position p.  Every task lands where the task at its
+ * position landed there, and the hop-bytes are the same 160. */
+START_TEST(map_permuted_grid)
+{
+    int dims[2] = {4, 4}, periods[2] = {0, 0}, task[16];
+    tg_graph *plain = stencil(2, dims, 0, 0, 10);
+    tg_builder *b = tg_builder_new(16);
+    tg_error err;
+    for (int a = 0; a < 16; a++) {
+        task[a] = 15 - a;
+        for (int64_t e = plain->xadj[a]; e < plain->xadj[a + 1]; e++)
+            if (plain->adjncy[e] > a)
+                tg_builder_add(b, 15 - a, 15 - plain->adjncy[e],
+                               plain->adjwgt[e], &err);
+    }
+    tg_graph *g;
+    ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
+    tg_builder_free(b);
+    ck_assert_int_eq(tg_graph_set_grid(g, 2, dims, periods, task, &err), 0);
+    gm_machine *m = gt_machine_on(4, 4, "torus:2x2");
+    gm_place want[16], got[16];
+    ck_assert_int_eq(gm_baseline_map(plain, m, GM_BASE_DECOMPOSE, 0, want,
+                                     &err),
+                     0);
+    ck_assert_int_eq(gm_baseline_map(g, m, GM_BASE_DECOMPOSE, 0, got, &err),
+                     0);
+    for (int p = 0; p < 16; p++) {
+        ck_assert_int_eq(got[15 - p].node, want[p].node);
+        ck_assert_int_eq(got[15 - p].slot, want[p].slot);
+    }
+    ck_assert_int_eq(gt_hop_bytes(g, m, got), 160);
+    gm_machine_free(m);
+    tg_graph_free(g);
+    tg_graph_free(plain);
+}
+END_TEST
+
 /* A box grid 8 x 4 folded into a torus 4 x 4 x 2: a 32 x 16 periodic
  * grid (face stencil, 1 byte), 32 nodes of 16 slots.  The boxes are
  * 4 x 4, 8 x 4 of them; each box has 4 x 4 = 16 edges leaving it (4 per
@@ -598,6 +637,7 @@ static Suite *suite(void)
     tcase_add_test(tc, parts_mapple_example);
     tcase_add_test(tc, parts_weights_change_shape);
     tcase_add_test(tc, map_by_hand_2x2_torus);
+    tcase_add_test(tc, map_permuted_grid);
     tcase_add_test(tc, map_fold_8x4_on_4x4x2);
     tcase_add_test(tc, map_4d_on_3d_torus);
     tcase_add_test(tc, map_packages);
