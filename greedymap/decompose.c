@@ -37,7 +37,13 @@
  * needed, the exact boxes are embedded instead: every factorisation and
  * every fold of the box grid into the network (decompose_fold.c) is
  * weighed by estimated hop-bytes and the least taken (ties: fewer bytes
- * cut, then the first enumerated).  Elsewhere the cut alone decides. */
+ * cut, then the first enumerated).  On fat-trees, dragonflies and graphs
+ * whose B nodes come in equal groups in network order (the hosts under
+ * one leaf switch or on one router, at the least distance `near` from
+ * each other, `far` between groups), the exact boxes are chosen with
+ * the group boxes they make up: the pair minimising near x cut(boxes) +
+ * (far - near) x cut(group boxes), each group box onto one group's
+ * nodes (decompose_map.c).  Elsewhere (flat) the cut alone decides. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,6 +405,57 @@ static void consider_plan(void *arg, const int *p)
         memcpy(pl->fold, fold, sizeof fold);
 }
 
+typedef struct best_groups {
+    const gm_dgrid *d;
+    int ngroups, near, far;
+    const int *p;   /* the parts being weighed */
+    double pcut;
+    int found;
+    gm_decompose_plan plan;
+} best_groups;
+
+static void consider_group(void *arg, const int *q)
+{
+    best_groups *b = arg;
+    const gm_dgrid *d = b->d;
+    double qc = gm_dgrid_cut(d, d->L, d->per, q, NULL);
+    double cost = b->near * b->pcut + (double)(b->far - b->near) * qc;
+    gm_decompose_plan *pl = &b->plan;
+    if (b->found && !less(cost, pl->hop_bytes) &&
+        (less(pl->hop_bytes, cost) || !less(b->pcut, pl->cut_bytes)))
+        return;
+    b->found = 1;
+    pl->hop_bytes = cost;
+    pl->cut_bytes = b->pcut;
+    memcpy(pl->parts, b->p, (size_t)d->k * sizeof *q);
+    memcpy(pl->group, q, (size_t)d->k * sizeof *q);
+}
+
+static void consider_parts(void *arg, const int *p)
+{
+    best_groups *b = arg;
+    b->p = p;
+    b->pcut = gm_dgrid_cut(b->d, b->d->L, b->d->per, p, NULL);
+    gm_factorisations(b->ngroups, b->d->k, p, 1, FACT_CAP, consider_group,
+                      b);
+}
+
+int gm_decompose_choose_groups(const gm_dgrid *d, int B, int ngroups,
+                               int near, int far, gm_decompose_plan *plan)
+{
+    best_groups b = {d, ngroups, near, far, NULL, 0, 0, {0}};
+    gm_factorisations(B, d->k, d->L, 1, FACT_CAP, consider_parts, &b);
+    if (!b.found)
+        return 0;
+    *plan = b.plan;
+    plan->hop_bytes = 0; /* an estimate of distances, not of hop-bytes */
+    plan->ndims = d->k;
+    plan->boxes = B;
+    plan->exact = 1;
+    plan->embedded = 0;
+    return 1;
+}
+
 /* Choose the plan for B boxes: exact (equal boxes dividing the
  * dimensions) when `exact`, embedded in net when net is not NULL. */
 int gm_decompose_choose(const gm_dgrid *d, int B, int exact,
@@ -419,5 +476,7 @@ int gm_decompose_choose(const gm_dgrid *d, int B, int exact,
         plan->boxes *= plan->parts[i];
     plan->exact = exact;
     plan->embedded = net != NULL;
+    for (int i = 0; i < d->k; i++)
+        plan->group[i] = 1;
     return 1;
 }

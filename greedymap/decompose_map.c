@@ -9,7 +9,9 @@
  * the lower dimension), down to single cells.  So consecutive slots of a
  * node hold neighbouring tasks, and consecutive boxes, which go onto
  * consecutive nodes in network order (hosts under one leaf switch, one
- * router, or along the Hilbert curve of a torus), form compact groups.
+ * router, or along the Hilbert curve of a torus), form compact groups;
+ * with group boxes (the plan's group[]), the group boxes in that order,
+ * then the boxes inside each.
  *
  * Packages.  When a node topology is set and the boxes are exact, a node
  * whose packages hold equal numbers of slots has its box cut once more,
@@ -236,6 +238,35 @@ static int network_order(const gm_machine *m, int *order, tg_error *err)
     return 0;
 }
 
+/* The groups of the first B nodes in network order (fat-tree leaves,
+ * dragonfly routers): runs of consecutive nodes at the least distance
+ * (`near`) from the run's first node.  Returns their size G when every
+ * run has G nodes, G divides B and the runs' first nodes are all at one
+ * distance `far` from the first run's; else 0.  Tori (boxes embedded or
+ * along the Hilbert curve) and flat networks have none. */
+static int groups_of(const gm_machine *m, const int *nodes, int B, int *near,
+                     int *far)
+{
+    if (m->net->kind == GM_NET_TORUS || m->net->kind == GM_NET_FLAT ||
+        B < 4)
+        return 0;
+    *near = gm_distance(m, nodes[0], nodes[1]);
+    int G = 1;
+    while (G < B && gm_distance(m, nodes[0], nodes[G]) == *near)
+        G++;
+    if (G < 2 || G == B || B % G)
+        return 0;
+    *far = gm_distance(m, nodes[0], nodes[G]);
+    for (int s = 0; s < B; s += G) {
+        if (s && gm_distance(m, nodes[0], nodes[s]) != *far)
+            return 0;
+        for (int i = s + 1; i < s + G; i++)
+            if (gm_distance(m, nodes[s], nodes[i]) != *near)
+                return 0;
+    }
+    return *far > *near ? G : 0;
+}
+
 /* ------------------------------------------------------------ the map */
 
 static int lay_out(lay *l, const pkgs *pk)
@@ -265,13 +296,41 @@ static int lay_out(lay *l, const pkgs *pk)
     }
     if (!(l->boxes = malloc((size_t)pl->boxes * sizeof *l->boxes)))
         return -1;
-    rb_walk w = {k, d->rho, {0}, put_box, l};
+    /* The group boxes in compact order, then the boxes of each. */
+    int ngroups = 1, r[TG_GRID_MAXDIMS];
     for (int i = 0; i < k; i++) {
-        w.unit[i] = (double)d->L[i] / pl->parts[i];
+        ngroups *= pl->group[i];
+        r[i] = pl->parts[i] / pl->group[i];
+    }
+    int *groups = malloc((size_t)ngroups * sizeof *groups);
+    if (!groups)
+        return -1;
+    gm_decompose_plan gp = *pl;
+    memcpy(gp.parts, pl->group, sizeof gp.parts);
+    lay gl = *l;
+    gl.pl = &gp;
+    gl.boxes = groups;
+    gl.nboxes = 0;
+    rb_walk w = {k, d->rho, {0}, put_box, &gl};
+    for (int i = 0; i < k; i++) {
+        w.unit[i] = (double)d->L[i] / pl->group[i];
         lo[i] = 0;
-        hi[i] = pl->parts[i];
+        hi[i] = pl->group[i];
     }
     rb(&w, lo, hi);
+    w.arg = l;
+    for (int i = 0; i < k; i++)
+        w.unit[i] = (double)d->L[i] / pl->parts[i];
+    for (int j = 0; j < ngroups; j++) {
+        int64_t id = groups[j];
+        for (int i = k - 1; i >= 0; i--) {
+            lo[i] = (int)(id % pl->group[i]) * r[i];
+            hi[i] = lo[i] + r[i];
+            id /= pl->group[i];
+        }
+        rb(&w, lo, hi);
+    }
+    free(groups);
     for (int j = 0; j < l->nboxes; j++) {
         int64_t id = l->boxes[j];
         for (int i = k - 1; i >= 0; i--) {
@@ -334,6 +393,9 @@ int gm_decompose(const tg_graph *g, const gm_machine *m, const tg_grid *grid,
     if (exact && m->net->kind == GM_NET_TORUS && B == m->n &&
         m->n == m->net->npos)
         found = gm_decompose_choose(&d, B, 1, m->net, &pl);
+    int near, far, G = groups_of(m, nodes, B, &near, &far);
+    if (!found && exact && G > 1 && G < B)
+        found = gm_decompose_choose_groups(&d, B, B / G, near, far, &pl);
     if (!found && exact)
         found = gm_decompose_choose(&d, B, 1, NULL, &pl);
     if (!found && B > 0)

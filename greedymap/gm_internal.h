@@ -339,6 +339,11 @@ int gm_dgrid_best(const gm_dgrid *d, const int *L, const int *per,
  * only).  1 found, 0 none. */
 int gm_decompose_choose(const gm_dgrid *d, int B, int exact,
                         const gm_network *net, gm_decompose_plan *plan);
+/* Exact boxes for B nodes in ngroups equal groups: parts and group boxes
+ * minimising near x cut(parts) + (far - near) x cut(group), near the
+ * distance inside a group, far between groups. */
+int gm_decompose_choose_groups(const gm_dgrid *d, int B, int ngroups,
+                               int near, int far, gm_decompose_plan *plan);
 /* The torus embedding of a box grid of parts[] boxes (decompose_fold.c):
  * the fold (boxes of grid dimension d along network dimension j) whose
  * estimate (x[d]: bytes crossing d's boundaries, times the mean network

@@ -483,6 +483,12 @@ typedef struct gm_decompose_plan {
     double cut_bytes; /* bytes crossing box boundaries (as above) */
     double hop_bytes; /* embedded: the hop-bytes estimate it minimised
                          (each edge once); 0 otherwise */
+    /* Not embedded, exact, on networks whose nodes come in equal groups
+     * (hosts under one leaf switch, on one router: consecutive in
+     * network order, at the least distance from each other): the group
+     * boxes, group[d] along grid dimension d (dividing parts[d]); all 1
+     * otherwise. */
+    int group[TG_GRID_MAXDIMS];
 } gm_decompose_plan;
 
 /* The plan and the mapping of decompose for g's tasks on `grid` (NULL:

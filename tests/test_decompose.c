@@ -367,6 +367,36 @@ START_TEST(map_4d_on_3d_torus)
 }
 END_TEST
 
+/* A fat-tree: 8 nodes of 4 slots under two leaf switches of 4
+ * (gt_two_leaves: distance 2 under one leaf, 4 across).  A 2 x 16 grid
+ * (1 byte per edge) is cut into 2 x 2 boxes (parts 1 x 8: 7 cuts of 2
+ * edges, against 22 edges for 1 x 4 boxes), and the leaves take one
+ * 2 x 8 half each (groups 1 x 2: 2 edges between the leaves), nodes in
+ * order: task (r, c) on node c / 2.  Hop-bytes, every edge from both
+ * ends: 2 x (12 edges x 2 + 2 edges x 4) = 64. */
+START_TEST(map_fattree_leaves)
+{
+    int dims[2] = {2, 16};
+    tg_graph *g = stencil(2, dims, 0, 0, 1);
+    gm_machine *m = gt_two_leaves(4);
+    gm_place map[32];
+    gm_decompose_plan pl;
+    tg_error err;
+    ck_assert_int_eq(gm_decompose(g, m, NULL, &pl, map, &err), 0);
+    ck_assert_int_eq(pl.parts[0], 1);
+    ck_assert_int_eq(pl.parts[1], 8);
+    ck_assert_int_eq(pl.group[0], 1);
+    ck_assert_int_eq(pl.group[1], 2);
+    ck_assert_int_eq(pl.embedded, 0);
+    ck_assert_int_eq((int)(pl.cut_bytes + 0.5), 14);
+    for (int t = 0; t < 32; t++)
+        ck_assert_int_eq(map[t].node, (t % 16) / 2);
+    ck_assert_int_eq(gt_hop_bytes(g, m, map), 64);
+    gm_machine_free(m);
+    tg_graph_free(g);
+}
+END_TEST
+
 /* Packages: a 4 x 8 grid on one node of 32 slots, "pack:2 core:16": each
  * package gets a 4 x 4 half of the grid, so the only edges between
  * packages are the 4 across the middle column pair (10 bytes each). */
@@ -640,6 +670,7 @@ static Suite *suite(void)
     tcase_add_test(tc, map_permuted_grid);
     tcase_add_test(tc, map_fold_8x4_on_4x4x2);
     tcase_add_test(tc, map_4d_on_3d_torus);
+    tcase_add_test(tc, map_fattree_leaves);
     tcase_add_test(tc, map_packages);
     tcase_add_test(tc, map_flow_unequal);
     tcase_add_test(tc, detect_stencils);
