@@ -68,7 +68,8 @@ typedef enum graph_kind {
     G_STENCIL27, /* 3-D 27-point stencil */
     G_QBOX,      /* Qbox-like grid, Sum of its layers */
     G_QBOX_W,    /* the same, Weighted-sum */
-    G_RGG        /* random geometric graph */
+    G_RGG,       /* random geometric graph */
+    G_GRID       /* a face stencil of the case's dims (issue 12) */
 } graph_kind;
 
 typedef struct mcase {
@@ -76,22 +77,30 @@ typedef struct mcase {
     graph_kind kind;
     const char *network; /* NULL: the generated fat-tree */
     int slots;
+    int ndims, dims[4];  /* G_GRID: the grid, not periodic */
 } mcase;
 
 /* Every case has exactly as many slots as tasks. */
 static const mcase cases[] = {
-    {"milc", G_LATTICE, "torus:16x16x16", 16},
-    {"stencil-fattree", G_STENCIL27, NULL, 32},
-    {"qbox-sum", G_QBOX, "torus:8x8x8", 16},
-    {"qbox-wsum", G_QBOX_W, "torus:8x8x8", 16},
-    {"rgg-dragonfly", G_RGG, "dragonfly:16,8,4", 64},
-    {"rgg-torus", G_RGG, "torus:8x8x8", 64},
+    {"milc", G_LATTICE, "torus:16x16x16", 16, 0, {0}},
+    {"stencil-fattree", G_STENCIL27, NULL, 32, 0, {0}},
+    {"qbox-sum", G_QBOX, "torus:8x8x8", 16, 0, {0}},
+    {"qbox-wsum", G_QBOX_W, "torus:8x8x8", 16, 0, {0}},
+    {"rgg-dragonfly", G_RGG, "dragonfly:16,8,4", 64, 0, {0}},
+    {"rgg-torus", G_RGG, "torus:8x8x8", 64, 0, {0}},
+    /* Grids at scale (issue 12): the issue's 64^3 case, unequal
+     * dimensions, an aspect of 1:32, a 2-D grid on the fat-tree. */
+    {"grid64-torus", G_GRID, "torus:16x16x16", 64, 3, {64, 64, 64}},
+    {"grid96x64x40", G_GRID, "torus:16x16x15", 64, 3, {96, 64, 40}},
+    {"aspect1x32", G_GRID, "torus:16x16x8", 64, 2, {64, 2048}},
+    {"grid2d-fattree", G_GRID, NULL, 32, 2, {256, 128}},
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
 typedef struct options {
     int want[NCASES];   /* cases to run (all when none named) */
     int quick;          /* skip the delta=all configurations */
+    int no_portfolio;   /* the default, the baselines and Scotch only */
     int repeat;
     int cpu;            /* -1: the first CPU allowed */
     const char *keep;   /* NULL: a temporary folder, removed at the end */
@@ -220,6 +229,18 @@ static int make_graph(const mcase *c, tg_graph **out, char *what, size_t size,
         snprintf(what, size, "random geometric graph, %d points, radius "
                  "%g, seed %" PRIu64, rg.n, rg.radius, rg.seed);
         return tg_gen_rgg(&rg, out, err);
+    case G_GRID: {
+        st.ndims = c->ndims;
+        int k = snprintf(what, size, "%d-D face stencil ", c->ndims);
+        for (int i = 0; i < c->ndims; i++) {
+            st.dims[i] = c->dims[i];
+            k += snprintf(what + k, size > (size_t)k ? size - (size_t)k : 0,
+                          "%s%d", i ? "x" : "", c->dims[i]);
+        }
+        snprintf(what + k, size > (size_t)k ? size - (size_t)k : 0,
+                 ", not periodic (its grid in the graph)");
+        return tg_gen_stencil(&st, out, err);
+    }
     }
     tg_graph *q = NULL;
     int rc = tg_gen_qbox(&qb, &q, err);
@@ -304,15 +325,19 @@ static int make_machine(const mcase *c, const char *dir, char **spec,
 
 /* ---------------------------------------------------------------- mappers */
 
-/* A GreedyMap configuration, or a baseline when cfg is NULL. */
+/* A GreedyMap configuration, or a baseline when cfg is NULL, or the
+ * default of greedymap map (best: gm_map_best with cfg). */
 typedef struct job {
     const gm_config *cfg;
     gm_baseline base;
+    int best;
 } job;
 
 static int run_job(const job *j, const tg_graph *g, const gm_machine *m,
                    gm_place *map, tg_error *err)
 {
+    if (j->best)
+        return gm_map_best(g, m, j->cfg, map, NULL, NULL, err);
     if (j->cfg)
         return gm_greedymap(g, m, j->cfg, map, err);
     return gm_baseline_map(g, m, j->base, 0, map, err);
@@ -778,9 +803,11 @@ static int run_case(bench *b, const mcase *c)
         (rc = make_machine(c, b->dir, &spec, &m, &err)) ||
         (rc = gm_configurations(m, &cfg, &ncfg, &err)))
         goto out;
+    if (b->opt.no_portfolio)
+        ncfg = 0;
     map = malloc((size_t)g->n * sizeof *map);
     again = malloc((size_t)g->n * sizeof *again);
-    rows = calloc((size_t)ncfg + GM_BASE_RANDOM + 2, sizeof *rows);
+    rows = calloc((size_t)ncfg + GM_BASE_DECOMPOSE + 3, sizeof *rows);
     scotch_node = malloc((size_t)g->n * sizeof *scotch_node);
     if (!map || !again || !rows || !scotch_node) {
         rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
@@ -815,21 +842,37 @@ static int run_case(bench *b, const mcase *c)
                 ncfg, r->label, r->wall);
     }
     int block = nrows;
-    for (int k = GM_BASE_BLOCK; k <= GM_BASE_RANDOM; k++) {
+    tg_grid grid;
+    int has_grid = gm_grid_of(g, &grid);
+    for (int k = GM_BASE_BLOCK; k <= GM_BASE_DECOMPOSE; k++) {
         row *r = &rows[nrows++];
         gm_baseline base = (gm_baseline)k;
         snprintf(r->label, sizeof r->label, "%s%s", gm_baseline_name(base),
                  base == GM_BASE_BLOCK ? " (default)"
-                 : base == GM_BASE_RANDOM ? " (seed 0)" : "");
+                 : base == GM_BASE_RANDOM ? " (seed 0)"
+                 : base == GM_BASE_DECOMPOSE ? " (geometric boxes)" : "");
         if (base == GM_BASE_HILBERT &&
             gm_network_kind(gm_machine_network(m)) != GM_NET_TORUS)
             continue; /* defined on tori and meshes only */
+        if (base == GM_BASE_DECOMPOSE && !has_grid)
+            continue; /* needs a grid */
         job j = {.base = base};
         if ((rc = time_job(&j, g, m, b->opt.repeat, map, again, r, &err)))
             goto out;
         fprintf(stderr, "mapper: %s: baseline %s %.3f s\n", c->name,
                 r->label, r->wall);
     }
+    row *def = &rows[nrows++];
+    snprintf(def->label, sizeof def->label,
+             "greedymap map default (best of GreedyMap, block, rb, "
+             "decompose)");
+    gm_config dc;
+    if ((rc = gm_config_parse("", &dc, &err)))
+        goto out;
+    job dj = {.cfg = &dc, .best = 1};
+    if ((rc = time_job(&dj, g, m, b->opt.repeat, map, again, def, &err)))
+        goto out;
+    fprintf(stderr, "mapper: %s: default %.3f s\n", c->name, def->wall);
     row *scotch = &rows[nrows++];
 #ifdef HAVE_SCOTCH_LIB
     snprintf(scotch->label, sizeof scotch->label, "scotch %d.%d.%d "
@@ -858,7 +901,7 @@ static int run_case(bench *b, const mcase *c)
             print_row(&rows[i], base_avg);
         else
             printf("  %-76s skipped (--quick)\n", rows[i].label);
-    printf("  baselines (gm_baseline_map)\n");
+    printf("  baselines (gm_baseline_map) and greedymap map's default\n");
     for (int i = block; i < nrows - 1; i++)
         print_row(&rows[i], base_avg);
     printf("  Scotch\n");
@@ -874,7 +917,8 @@ static int run_case(bench *b, const mcase *c)
     else if (scotch->ok)
         printf("    every node got exactly its slots (nothing moved)\n");
     printf("\n");
-    print_summary(rows, cfg, ncfg, block, scotch);
+    if (ncfg)
+        print_summary(rows, cfg, ncfg, block, scotch);
     fflush(stdout);
     if (b->index)
         rc = keep_case(b, c, spec, g, rows, nrows,
@@ -901,8 +945,12 @@ static const char usage[] =
     "\n"
     "  --case NAME   run this case only (repeatable); cases: milc,\n"
     "                stencil-fattree, qbox-sum, qbox-wsum, rgg-dragonfly,\n"
-    "                rgg-torus (default: all)\n"
+    "                rgg-torus, grid64-torus, grid96x64x40, aspect1x32,\n"
+    "                grid2d-fattree (default: all)\n"
     "  --quick       skip the configurations with delta=all\n"
+    "  --no-portfolio  only greedymap map's default (which runs GreedyMap's\n"
+    "                default configuration, block, rb and decompose), the\n"
+    "                baselines and Scotch: for the large grid cases\n"
     "  --repeat R    runs of every mapper faster than 1 s, best time kept\n"
     "                (default 3)\n"
     "  --cpu N       the CPU to run on (default: the first allowed)\n"
@@ -916,6 +964,7 @@ static int parse(int argc, char **argv, options *o)
     static const struct option longs[] = {
         {"case", required_argument, NULL, 'c'},
         {"quick", no_argument, NULL, 'q'},
+        {"no-portfolio", no_argument, NULL, 'n'},
         {"repeat", required_argument, NULL, 'r'},
         {"cpu", required_argument, NULL, 'p'},
         {"keep", required_argument, NULL, 'k'},
@@ -940,6 +989,9 @@ static int parse(int argc, char **argv, options *o)
             break;
         case 'q':
             o->quick = 1;
+            break;
+        case 'n':
+            o->no_portfolio = 1;
             break;
         case 'r':
         case 'p': {

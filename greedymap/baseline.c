@@ -1,13 +1,14 @@
 /* baseline.c: the reference mappers of papers/001, 5.1: the list mappings
  * block ("default", planar order), cyclic and hilbert, random, and the
- * dispatch to recursive bisection (bisect.c). */
+ * dispatch to recursive bisection (bisect.c) and decompose
+ * (decompose_map.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gm_internal.h"
 
 static const char *const names[] = {"block", "cyclic", "hilbert", "rb",
-                                    "random"};
+                                    "random", "decompose"};
 #define NBASE ((int)(sizeof names / sizeof names[0]))
 
 int gm_baseline_parse(const char *name, gm_baseline *out, tg_error *err)
@@ -19,7 +20,7 @@ int gm_baseline_parse(const char *name, gm_baseline *out, tg_error *err)
         }
     return tg_error_set(err, TG_EINVAL, NULL, 0,
                         "unknown baseline '%s' (expected block, cyclic, "
-                        "hilbert, rb or random)",
+                        "hilbert, rb, random or decompose)",
                         name);
 }
 
@@ -162,6 +163,8 @@ int gm_baseline_map(const tg_graph *g, const gm_machine *m, gm_baseline b,
         return gm_bisect_map(g, m, seed, map, err);
     case GM_BASE_RANDOM:
         return random_map(m, seed, g->n, total, map, err);
+    case GM_BASE_DECOMPOSE:
+        return gm_decompose(g, m, NULL, NULL, map, err);
     }
     return tg_error_set(err, TG_EINVAL, NULL, 0, "unknown baseline %d",
                         (int)b);

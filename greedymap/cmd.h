@@ -30,12 +30,15 @@
     "                       extension\n"                                     \
     "  --layer NAME         map type layer NAME of a .tg.json graph instead\n" \
     "                       of the graph itself (for a graph built from\n"  \
-    "                       several types: their Sum or Weighted-sum)\n"
+    "                       several types: their Sum or Weighted-sum)\n"   \
+    "  --grid D0xD1x..[,P0,P1,..]  the tasks form this Cartesian grid in\n" \
+    "                       row-major order (P = 1: the dimension wraps),\n" \
+    "                       replacing the graph's own grid (decompose)\n"
 
 /* Option groups a subcommand accepts. */
 enum {
     CMD_OPT_MACHINE = 1 << 0, /* the CMD_MACHINE_HELP options */
-    CMD_OPT_GRAPH = 1 << 1,   /* --from, --layer */
+    CMD_OPT_GRAPH = 1 << 1,   /* --from, --layer, --grid */
     CMD_OPT_WRITE = 1 << 2,   /* -o, --rankfile, -v */
     CMD_OPT_SEED = 1 << 3,    /* --seed */
     CMD_OPT_CONFIG = 1 << 4,  /* --config */
@@ -57,6 +60,7 @@ typedef struct cmd_args {
     const char *config;
     const char *mapping, *mapping_format;
     int by_node, json;
+    const char *grid;   /* --grid */
 } cmd_args;
 
 /* getopt_long codes of the machine, graph and seed options, and their
@@ -64,7 +68,8 @@ typedef struct cmd_args {
  * own (parmapper): its codes start at CMD_CODES_END. */
 enum {
     CMD_NODES = 256, CMD_SLOTS, CMD_HOSTFILE, CMD_NETWORK, CMD_POSITIONS,
-    CMD_NODE_TOPOLOGY, CMD_FROM, CMD_LAYER, CMD_SEED, CMD_CODES_END
+    CMD_NODE_TOPOLOGY, CMD_FROM, CMD_LAYER, CMD_SEED, CMD_GRID,
+    CMD_CODES_END
 };
 #define CMD_SHARED_LONGOPTS                                                  \
     {"nodes", required_argument, NULL, CMD_NODES},                           \
@@ -75,7 +80,8 @@ enum {
         {"node-topology", required_argument, NULL, CMD_NODE_TOPOLOGY},       \
         {"from", required_argument, NULL, CMD_FROM},                         \
         {"layer", required_argument, NULL, CMD_LAYER},                       \
-        {"seed", required_argument, NULL, CMD_SEED}
+        {"seed", required_argument, NULL, CMD_SEED},                         \
+        {"grid", required_argument, NULL, CMD_GRID}
 
 /* Take option c (a CMD_* code) with value v into a.  Returns 0, or the
  * exit code of a usage error (printed). */

@@ -31,7 +31,7 @@ static unsigned group_of(int c)
     case CMD_NODES: case CMD_SLOTS: case CMD_HOSTFILE: case CMD_NETWORK:
     case CMD_POSITIONS: case CMD_NODE_TOPOLOGY:
         return CMD_OPT_MACHINE;
-    case CMD_FROM: case CMD_LAYER:
+    case CMD_FROM: case CMD_LAYER: case CMD_GRID:
         return CMD_OPT_GRAPH;
     case 'o': case OPT_RANKFILE: case 'v':
         return CMD_OPT_WRITE;
@@ -59,6 +59,7 @@ int cmd_option(int c, const char *v, cmd_args *a)
     case CMD_NODE_TOPOLOGY: a->node_topology = v; break;
     case CMD_FROM: bad = cli_format("--from", v, &a->read.format); break;
     case CMD_LAYER: a->layer = v; break;
+    case CMD_GRID: a->grid = v; break;
     case CMD_SEED:
         bad = cli_u64("--seed", v, 0, UINT64_MAX, &a->seed);
         a->have_seed = 1;
@@ -206,6 +207,18 @@ int cmd_graph(const cmd_args *a, const char *path, const gm_machine *m,
         return cli_fail(&err);
     if (a->layer && (rc = pick_layer(&g, path, a->layer)))
         return rc;
+    if (a->grid) {
+        tg_grid gr;
+        if (gm_grid_parse(a->grid, &gr, &err)) {
+            tg_graph_free(g);
+            return cmd_option_fail("--grid", &err);
+        }
+        if (tg_graph_set_grid(g, gr.ndims, gr.dims, gr.periods, NULL,
+                              &err)) {
+            tg_graph_free(g);
+            return cli_usage_error("--grid %s: %s", a->grid, err.text);
+        }
+    }
     int64_t slots = gm_machine_total_slots(m);
     if (g->n > slots) {
         tg_error_set(&err, TG_EINVAL, path, 0,

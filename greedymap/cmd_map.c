@@ -18,7 +18,11 @@ static const char map_help[] =
     "                     -o FILE [--rankfile FILE]\n"
     "\n"
     "Map GRAPH's tasks onto the machine with GreedyMap (papers/001,\n"
-    "Algorithm 1) and write the mapping.\n"
+    "Algorithm 1) and write the mapping.  Without --config, the default\n"
+    "configuration and the baselines block, rb and (when the graph has a\n"
+    "grid: its own, --grid, or a stencil it is) decompose all run, and the\n"
+    "mapping of least total hop-bytes is kept (ties: the earlier in that\n"
+    "order), so the default is never worse than any of them.\n"
     "\n"
     "  --config TEXT        order=oo|bfs|bfsdfs|gpart|rcm|gpartrb|file:PATH,\n"
     "                       delta=all|sqrt|N, pack=0|1,\n"
@@ -45,6 +49,10 @@ static const char baseline_help[] =
     "            (tori and meshes)\n"
     "  rb        recursive bisection with METIS\n"
     "  random    a random bijection\n"
+    "  decompose the grid of tasks (the graph's, --grid, or a stencil it\n"
+    "            is) cut into one box per node, crossing fewest bytes,\n"
+    "            boxes embedded in a torus/mesh or along the network's\n"
+    "            node order (Mapple's decompose)\n"
     "\n"
     "  --seed S             seed of random and of METIS in rb (default 0)\n"
     "\n" WRITE_HELP "\n" CMD_MACHINE_HELP "\n" CMD_GRAPH_HELP;
@@ -92,11 +100,13 @@ static int finish(const cmd_args *a, const tg_graph *g, const gm_machine *m,
 }
 
 /* What map and baseline run: GreedyMap with a configuration, or a
- * baseline with a seed. */
+ * baseline with a seed, or (best) the best of the default configuration
+ * and the baselines block, rb and decompose. */
 typedef struct mapper {
     const gm_config *config; /* GreedyMap when not NULL */
     gm_baseline baseline;
     uint64_t seed;
+    int best;
 } mapper;
 
 /* Map `graph` (the GRAPH argument) onto the machine and write the result.
@@ -117,7 +127,15 @@ static int run(const cmd_args *a, const char *graph, const mapper *mp)
     if (!rc) {
         char what[1200];
         cli_step("mapping");
-        if (mp->config) {
+        if (mp->best) {
+            gm_config won;
+            char text[1100];
+            rc = gm_map_best(g, m, mp->config, map, &won, NULL, &err);
+            snprintf(what, sizeof what,
+                     "the least total hop-bytes of GreedyMap (default "
+                     "configuration), block, rb and decompose: %s",
+                     gm_config_format(&won, text, sizeof text));
+        } else if (mp->config) {
             rc = gm_greedymap(g, m, mp->config, map, &err);
             gm_config_format(mp->config, what, sizeof what);
         } else {
@@ -151,7 +169,7 @@ int cmd_map(int argc, char **argv)
         return cmd_option_fail("--config", &err);
     if (a.have_seed)
         c.seed = a.seed;
-    mapper mp = {.config = &c};
+    mapper mp = {.config = &c, .best = !a.config};
     return run(&a, a.pos[0], &mp);
 }
 

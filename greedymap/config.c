@@ -53,6 +53,10 @@ int gm_config_check(const gm_config *c, tg_error *err)
     if (c->refine && c->cost != GM_COST_HOPBYTES)
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "configuration: refine=1 needs cost=hopbytes");
+    if (c->baseline < 0 || c->baseline > GM_BASE_DECOMPOSE + 1)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "configuration: unknown baseline %d",
+                            c->baseline);
     return 0;
 }
 
@@ -152,6 +156,18 @@ static int parse_value(const char *text, int k, const char *v, size_t len,
                        "(last or nbr)");
         c->centre = (gm_centre)i;
         return 0;
+    case 8: {
+        char name[32];
+        gm_baseline b;
+        tg_error ignored;
+        snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), v);
+        if (len > 31 || gm_baseline_parse(name, &b, &ignored))
+            return bad(err, text, "bad baseline '%.*s'", v, len,
+                       "(block, cyclic, hilbert, rb, random or "
+                       "decompose)");
+        c->baseline = 1 + (int)b;
+        return 0;
+    }
     default:
         if (parse_number(v, len, UINT64_MAX, &x))
             return bad(err, text, "bad seed '%.*s'", v, len,
@@ -163,12 +179,12 @@ static int parse_value(const char *text, int k, const char *v, size_t len,
 
 int gm_config_parse(const char *text, gm_config *out, tg_error *err)
 {
-    static const char *const keys[] = {"order",  "delta",  "pack",
-                                       "cost",   "wrap",   "centre",
-                                       "refine", "seed"};
+    static const char *const keys[] = {"order",  "delta", "pack",
+                                       "cost",   "wrap",  "centre",
+                                       "refine", "seed",  "baseline"};
     gm_config c = {GM_ORDER_OO, GM_DELTA_ALL, 1, GM_COST_HOPBYTES, 1, 0,
-                   NULL, GM_CENTRE_LAST, 0};
-    int seen[8] = {0};
+                   NULL, GM_CENTRE_LAST, 0, 0};
+    int seen[9] = {0};
     for (const char *p = text; *text; p++) {
         size_t len = strcspn(p, ",");
         const char *eq = memchr(p, '=', len);
@@ -180,11 +196,11 @@ int gm_config_parse(const char *text, gm_config *out, tg_error *err)
         if (!eq)
             return bad(err, text, "'%.*s' is not key=value", p, len, NULL);
         size_t klen = (size_t)(eq - p);
-        int k = name_index(keys, 8, p, klen);
+        int k = name_index(keys, 9, p, klen);
         if (k < 0)
             return bad(err, text, "unknown key '%.*s'", p, klen,
                        "(order, delta, pack, cost, wrap, centre, refine, "
-                       "seed)");
+                       "seed, baseline)");
         if (seen[k]++)
             return bad(err, text, "'%.*s' is given twice", p, klen, NULL);
         if (k == 0 && !strncmp(eq + 1, "file:", 5))
@@ -201,12 +217,24 @@ int gm_config_parse(const char *text, gm_config *out, tg_error *err)
                             "configuration '%s': refine=1 needs "
                             "cost=hopbytes",
                             text);
+    for (int k = 0; seen[8] && k < 7; k++)
+        if (seen[k])
+            return tg_error_set(err, TG_EINVAL, NULL, 0,
+                                "configuration '%s': baseline= takes no "
+                                "GreedyMap key (only seed=)",
+                                text);
     *out = c;
     return 0;
 }
 
 const char *gm_config_format(const gm_config *c, char *buf, size_t size)
 {
+    if (c->baseline) {
+        snprintf(buf, size, "baseline=%s,seed=%llu",
+                 gm_baseline_name((gm_baseline)(c->baseline - 1)),
+                 (unsigned long long)c->seed);
+        return buf;
+    }
     char delta[16];
     if (c->delta == GM_DELTA_ALL)
         strcpy(delta, "all");
@@ -264,7 +292,7 @@ static void add_orders(portfolio *p, int delta, int pack, gm_cost cost,
         p->c[p->n++] = (gm_config){
             orders[i], delta, pack, cost, wrap, 0, NULL,
             orders[i] == GM_ORDER_GPARTRB ? GM_CENTRE_NBR : GM_CENTRE_LAST,
-            0};
+            0, 0};
 }
 
 /* The members with refine=1, all with cost=hopbytes and the smallest
@@ -272,11 +300,11 @@ static void add_orders(portfolio *p, int delta, int pack, gm_cost cost,
 static void add_refined(portfolio *p, int delta, int torus)
 {
     p->c[p->n++] = (gm_config){GM_ORDER_BFS, delta, 0, GM_COST_HOPBYTES, 1,
-                               0, NULL, GM_CENTRE_LAST, 1};
+                               0, NULL, GM_CENTRE_LAST, 1, 0};
     p->c[p->n++] = (gm_config){GM_ORDER_GPART, delta, 1, GM_COST_HOPBYTES,
-                               1, 0, NULL, GM_CENTRE_LAST, 1};
+                               1, 0, NULL, GM_CENTRE_LAST, 1, 0};
     p->c[p->n++] = (gm_config){GM_ORDER_GPARTRB, delta, 1, GM_COST_HOPBYTES,
-                               !torus, 0, NULL, GM_CENTRE_NBR, 1};
+                               !torus, 0, NULL, GM_CENTRE_NBR, 1, 0};
 }
 
 /* Why these.  Every order is in every group: the paper finds the task
@@ -339,5 +367,38 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
     add_refined(&p, nnear ? near[0] : GM_DELTA_ALL, torus);
     *out = p.c;
     *n = p.n;
+    return 0;
+}
+
+/* The reference mappers the default must never lose to (issue 12): they
+ * cost little beside the portfolio (block nothing, decompose about a
+ * GreedyMap run, rb one METIS bisection of the graph) and each wins
+ * somewhere (block and decompose on grids in planar order, rb where task
+ * ids are not in spatial order). */
+int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
+                 int *n, tg_error *err)
+{
+    gm_config *c;
+    int nc;
+    int rc = gm_configurations(m, &c, &nc, err);
+    if (rc)
+        return rc;
+    gm_config *all = realloc(c, ((size_t)nc + 3) * sizeof *all);
+    if (!all) {
+        free(c);
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    }
+    tg_grid grid;
+    const gm_baseline extra[] = {GM_BASE_BLOCK, GM_BASE_RB,
+                                 GM_BASE_DECOMPOSE};
+    for (int i = 0; i < 3; i++) {
+        if (extra[i] == GM_BASE_DECOMPOSE && !gm_grid_of(g, &grid))
+            continue;
+        gm_config b = {GM_ORDER_OO, GM_DELTA_ALL, 1, GM_COST_HOPBYTES, 1, 0,
+                       NULL, GM_CENTRE_LAST, 0, 1 + (int)extra[i]};
+        all[nc++] = b;
+    }
+    *out = all;
+    *n = nc;
     return 0;
 }

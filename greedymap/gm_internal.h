@@ -300,4 +300,63 @@ int gm_hilbert_nodes(const gm_machine *m, int *order, tg_error *err);
 int gm_bisect_map(const tg_graph *g, const gm_machine *m, uint64_t seed,
                   gm_place *map, tg_error *err);
 
+/* decompose (decompose.c, decompose_fold.c, decompose_map.c).  A grid
+ * with the bytes of g's edges grouped by the offset between their two
+ * tasks' positions (a class per offset, the sign chosen so that the first
+ * nonzero component is positive). */
+typedef struct gm_dgrid {
+    int k;                      /* dimensions */
+    int L[TG_GRID_MAXDIMS];     /* sizes */
+    int per[TG_GRID_MAXDIMS];   /* 1: wraps */
+    int n;                      /* positions = tasks */
+    const int *task;            /* position -> task; NULL: identity */
+    int ncls;
+    int *off;                   /* ncls x k offsets */
+    double *bytes;              /* ncls */
+    double rho[TG_GRID_MAXDIMS]; /* sum of bytes x |offset| per dimension:
+                                    what crosses a plane, per unit area */
+} gm_dgrid;
+
+int gm_dgrid_make(const tg_graph *g, const tg_grid *grid, gm_dgrid *d,
+                  tg_error *err);
+void gm_dgrid_free(gm_dgrid *d);
+/* Bytes crossing the boundaries of boxes when dimension i of a region of
+ * sizes L (wrapping where per says) is cut into p[i] parts; x, when not
+ * NULL, gets per dimension the bytes crossing its boundaries (an edge
+ * crossing two dimensions counts in both). */
+double gm_dgrid_cut(const gm_dgrid *d, const int *L, const int *per,
+                    const int *p, double *x);
+/* Call fn(arg, p) for every p[0..k-1] with product n and p[i] <= L[i]
+ * (and p[i] dividing L[i] when divide), prime by prime (papers/004,
+ * 4.3), at most `cap` of them; returns how many. */
+int64_t gm_factorisations(int n, int k, const int *L, int divide,
+                          int64_t cap, void (*fn)(void *arg, const int *p),
+                          void *arg);
+/* The cut of `nparts` equal boxes over a region crossing fewest bytes:
+ * 1 found (parts, *cut), 0 none. */
+int gm_dgrid_best(const gm_dgrid *d, const int *L, const int *per,
+                  int nparts, int *parts, double *cut);
+/* The plan for B boxes (top of decompose.c): exact boxes (dividing the
+ * dimensions) when `exact`, embedded in net when net is not NULL (exact
+ * only).  1 found, 0 none. */
+int gm_decompose_choose(const gm_dgrid *d, int B, int exact,
+                        const gm_network *net, gm_decompose_plan *plan);
+/* Exact boxes for B nodes in ngroups equal groups: parts and group boxes
+ * minimising near x cut(parts) + (far - near) x cut(group), near the
+ * distance inside a group, far between groups. */
+int gm_decompose_choose_groups(const gm_dgrid *d, int B, int ngroups,
+                               int near, int far, gm_decompose_plan *plan);
+/* The torus embedding of a box grid of parts[] boxes (decompose_fold.c):
+ * the fold (boxes of grid dimension d along network dimension j) whose
+ * estimate (x[d]: bytes crossing d's boundaries, times the mean network
+ * distance of a step along d) is lowest.  1 found, 0 none (the shapes do
+ * not fold into each other). */
+int gm_fold_best(const gm_network *net, int k, const int *parts,
+                 const int *per, const double *x,
+                 int fold[TG_GRID_MAXDIMS][GM_MAX_DIMS], double *cost);
+/* The network position of box b (coordinates) under a fold. */
+int64_t gm_fold_position(const gm_network *net, int k, const double *x,
+                         int fold[TG_GRID_MAXDIMS][GM_MAX_DIMS],
+                         const int *b);
+
 #endif

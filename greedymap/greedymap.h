@@ -109,6 +109,16 @@
  *            the top of bisect.c.
  *   random   a uniformly random injection from the seed (Fisher-Yates on
  *            the processors in planar order, xoshiro256** from tg_rng).
+ *   decompose  a Cartesian grid of tasks (the graph's tg_grid, or one
+ *            gm_grid_detect finds) cut into one box per node (Mapple's
+ *            decompose, papers/004 section 4, generalised; details at the
+ *            top of decompose.c): the cut that crosses the fewest bytes,
+ *            boxes embedded in a torus or mesh (dimensions folded where
+ *            the shapes differ) or, on other networks, laid along a
+ *            compact order of the box grid onto nodes in network order;
+ *            a node's slots in a compact order of its box (a sub-box per
+ *            package when a node topology has several).  Graphs without
+ *            a grid: TG_EINVAL.
  *
  * GreedyMap (papers/001, 4.4-4.5; gm_greedymap): tasks are placed one by
  * one in the order of a task list.  The first task goes to node 0 (seed 0)
@@ -416,16 +426,77 @@ typedef enum gm_baseline {
     GM_BASE_CYCLIC,    /* round-robin over nodes */
     GM_BASE_HILBERT,   /* processors along a Hilbert curve (tori, meshes) */
     GM_BASE_RB,        /* recursive bisection with METIS */
-    GM_BASE_RANDOM     /* a random bijection from the seed */
+    GM_BASE_RANDOM,    /* a random bijection from the seed */
+    GM_BASE_DECOMPOSE  /* grid boxes, one per node (decompose.c) */
 } gm_baseline;
 
-/* "block", "cyclic", "hilbert", "rb" or "random" (TG_EINVAL otherwise). */
+/* "block", "cyclic", "hilbert", "rb", "random" or "decompose" (TG_EINVAL
+ * otherwise). */
 int gm_baseline_parse(const char *name, gm_baseline *out, tg_error *err);
 const char *gm_baseline_name(gm_baseline b);
 /* Map g's tasks (g->n <= total slots) into map[g->n].  seed drives random
  * and METIS inside rb; block, cyclic and hilbert ignore it. */
 int gm_baseline_map(const tg_graph *g, const gm_machine *m, gm_baseline b,
                     uint64_t seed, gm_place *map, tg_error *err);
+
+/* ------------------------------------------------------------ decompose */
+
+/* The grid decompose works on: g->grid when the graph has one, else the
+ * grid gm_grid_detect finds.  Returns 1 with *out filled (out->task
+ * points into g, not copied), 0 when g has no grid. */
+int gm_grid_of(const tg_graph *g, tg_grid *out);
+/* A grid read from the graph's edges alone: 1 when g's edges are exactly
+ * a stencil (the 2d face neighbours, or every offset in {-1,0,1}^d) over
+ * tasks in row-major order on some dimensions (each >= 2, at most 4) and
+ * periods, checked edge by edge; *out then holds them (task NULL).  0
+ * otherwise: nothing is guessed.  O(E log degree) per candidate shape,
+ * the candidates coming from task 0's neighbours. */
+int gm_grid_detect(const tg_graph *g, tg_grid *out);
+/* Parse "64x64x64" or "64x64x64,1,1,0" (dims, then one period flag per
+ * dimension, 1 = wraps; default none wraps) into out (task NULL). */
+int gm_grid_parse(const char *text, tg_grid *out, tg_error *err);
+
+/* Mapple's decompose: the cut of `grid` (a grid of g's tasks) into
+ * nparts equal boxes, parts[d] boxes along dimension d (every parts[d]
+ * divides dims[d]), that crosses the fewest bytes of g's edges, all
+ * factorisations of nparts enumerated over its prime factors.  The bytes
+ * are counted per offset between the two tasks' grid positions (so
+ * unequal bytes per dimension and diagonals count as they are): exact for
+ * any graph whose every offset carries equal bytes at every position (a
+ * stencil with per-dimension weights), an estimate otherwise.  *cut gets
+ * that count.  Ties: the first in the enumeration (a lower exponent of a
+ * smaller prime on a lower dimension first).  TG_EINVAL when no such cut
+ * exists. */
+int gm_decompose_parts(const tg_graph *g, const tg_grid *grid, int nparts,
+                       int *parts, double *cut, tg_error *err);
+
+/* What gm_decompose_map chooses (see the top of decompose.c). */
+typedef struct gm_decompose_plan {
+    int ndims;
+    int parts[TG_GRID_MAXDIMS]; /* boxes along each grid dimension */
+    int boxes;                  /* their product */
+    int exact;    /* 1: every box holds exactly its node's slots; 0: the
+                     tasks flow box after box onto the nodes */
+    int embedded; /* 1: boxes embedded in the torus/mesh (fold); 0: along
+                     the box order onto nodes in network order */
+    /* fold[d][j]: boxes of grid dimension d along network dimension j
+     * (embedded only; the product over j is parts[d]). */
+    int fold[TG_GRID_MAXDIMS][GM_MAX_DIMS];
+    double cut_bytes; /* bytes crossing box boundaries (as above) */
+    double hop_bytes; /* embedded: the hop-bytes estimate it minimised
+                         (each edge once); 0 otherwise */
+    /* Not embedded, exact, on networks whose nodes come in equal groups
+     * (hosts under one leaf switch, on one router: consecutive in
+     * network order, at the least distance from each other): the group
+     * boxes, group[d] along grid dimension d (dividing parts[d]); all 1
+     * otherwise. */
+    int group[TG_GRID_MAXDIMS];
+} gm_decompose_plan;
+
+/* The plan and the mapping of decompose for g's tasks on `grid` (NULL:
+ * gm_grid_of) onto m; either output may be NULL. */
+int gm_decompose(const tg_graph *g, const gm_machine *m, const tg_grid *grid,
+                 gm_decompose_plan *plan, gm_place *map, tg_error *err);
 
 /* --------------------------------------------------------------- metrics */
 
@@ -518,6 +589,9 @@ typedef struct gm_config {
     gm_centre centre;       /* last (0, the paper) or nbr */
     int refine;             /* 1: gm_refine after Algorithm 1 (needs
                                cost = GM_COST_HOPBYTES); 0: none */
+    int baseline;           /* 0: GreedyMap; 1 + a gm_baseline: that
+                               reference mapper instead (gm_baseline_map
+                               with seed), every other field ignored */
 } gm_config;
 
 /* Parse "order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,centre=last,
@@ -530,19 +604,35 @@ typedef struct gm_config {
  * or a positive integer; cost is hopbytes, maxhopbytes or maxlinkload;
  * centre is last or nbr; refine is 0 or 1, and 1 only with
  * cost=hopbytes (the refinement lowers total hop-bytes, which could raise
- * what the other costs minimise).  Errors (TG_EINVAL) quote the text and
- * name the bad item. */
+ * what the other costs minimise).  "baseline=KIND[,seed=S]" (KIND as in
+ * gm_baseline_parse) is a reference mapper instead of GreedyMap; it takes
+ * no other key.  Errors (TG_EINVAL) quote the text and name the bad
+ * item. */
 int gm_config_parse(const char *text, gm_config *out, tg_error *err);
 /* The canonical text of a configuration, every key, in the order of
  * gm_config_parse's description except that order=file:PATH comes last;
- * gm_config_parse reads it back to the same configuration.  Truncated to
- * size; returns buf. */
+ * gm_config_parse reads it back to the same configuration ("baseline=KIND,
+ * seed=S" for a baseline).  Truncated to size; returns buf. */
 const char *gm_config_format(const gm_config *c, char *buf, size_t size);
 /* The standard portfolio for this machine (< 100 entries, seed 0, wrap=0
  * variants only on tori with a wrapping dimension), fastest first; *out is
  * malloc'd. */
 int gm_configurations(const gm_machine *m, gm_config **out, int *n,
                       tg_error *err);
+/* What parmapper runs on g: gm_configurations, then the baselines block,
+ * rb and, when g has a grid (gm_grid_of), decompose, so that its first
+ * round is never worse than any of them. */
+int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
+                 int *n, tg_error *err);
+/* The default of greedymap map: gm_greedymap with c, then the baselines
+ * block, rb (seed c->seed) and, when g has a grid (gm_grid_of),
+ * decompose; map gets the mapping of least total hop-bytes (ties: the
+ * earlier in that order), *won (may be NULL) the configuration that made
+ * it (c itself or c with baseline set), *total (may be NULL) its total
+ * hop-bytes. */
+int gm_map_best(const tg_graph *g, const gm_machine *m, const gm_config *c,
+                gm_place *map, gm_config *won, uint64_t *total,
+                tg_error *err);
 
 /* The task list of a configuration: order[i] = the i-th task to place
  * (g->n entries).  m is used by GPART and GPARTRB only (parts); seed by

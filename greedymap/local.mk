@@ -13,7 +13,8 @@ greedymap_libgreedymap_la_SOURCES = \
 	greedymap/explicit.c greedymap/shells.c greedymap/loads.c \
 	greedymap/mapping.c greedymap/metrics.c \
 	greedymap/nodetopo.c greedymap/baseline.c greedymap/hilbert.c \
-	greedymap/bisect.c \
+	greedymap/bisect.c greedymap/grid.c greedymap/decompose.c \
+	greedymap/decompose_fold.c greedymap/decompose_map.c greedymap/best.c \
 	greedymap/metisgraph.c greedymap/order.c greedymap/order_gpart.c \
 	greedymap/order_parts.c \
 	greedymap/order_file.c greedymap/config.c greedymap/greedy_near.c \
@@ -67,3 +68,11 @@ tests_test_refine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_refine_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_refine_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
 TESTS += tests/test_greedy tests/test_refine
+
+check_PROGRAMS += tests/test_decompose
+tests_test_decompose_SOURCES = tests/test_decompose.c tests/gm_testutil.c \
+	tests/gm_testutil.h
+tests_test_decompose_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+tests_test_decompose_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_decompose_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
+TESTS += tests/test_decompose

@@ -169,7 +169,7 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
     }
     if ((rc = pm_agree(comm, rc, NULL)))
         return rc;
-    rc = gm_configurations(j->m, &j->configs, &j->nconfigs, &err) ? 1 : 0;
+    rc = gm_portfolio(j->g, j->m, &j->configs, &j->nconfigs, &err) ? 1 : 0;
     if ((rc = pm_agree(comm, rc, &err)))
         return rc;
     pm_search_input in = {j->g,

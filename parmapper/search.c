@@ -207,9 +207,11 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
 
 /* How costly a configuration is expected to be, 0 to 7: a refinement
  * after Algorithm 1 (refine=1), then Delta = all nodes, then an order made
- * with METIS (GPART, GPARTRB). */
+ * with METIS (GPART, GPARTRB); the baselines (gm_portfolio) first. */
 static int cost_class(const gm_config *c)
 {
+    if (c->baseline) /* one pass over the graph; rb one METIS bisection */
+        return c->baseline - 1 == GM_BASE_RB;
     return 4 * c->refine + 2 * (c->delta == GM_DELTA_ALL) +
            (c->order == GM_ORDER_GPART || c->order == GM_ORDER_GPARTRB);
 }

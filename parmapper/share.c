@@ -197,6 +197,38 @@ int pm_share_graph(MPI_Comm comm, const pm_options *o, const gm_machine *m,
     bcast_big(g->xadj, (int64_t)n + 1, sizeof *g->xadj, comm);
     bcast_big(g->adjncy, arcs, sizeof *g->adjncy, comm);
     bcast_big(g->adjwgt, arcs, sizeof *g->adjwgt, comm);
+    /* The grid too: every rank builds the same portfolio from it
+     * (gm_portfolio adds decompose when there is one). */
+    int head[1 + 2 * TG_GRID_MAXDIMS + 1] = {0};
+    if (rank == 0) {
+        head[0] = g->grid.ndims;
+        memcpy(head + 1, g->grid.dims, sizeof g->grid.dims);
+        memcpy(head + 1 + TG_GRID_MAXDIMS, g->grid.periods,
+               sizeof g->grid.periods);
+        head[2 * TG_GRID_MAXDIMS + 1] = g->grid.task != NULL;
+    }
+    MPI_Bcast(head, 2 * TG_GRID_MAXDIMS + 2, MPI_INT, 0, comm);
+    int *task = NULL;
+    if (head[0] && head[2 * TG_GRID_MAXDIMS + 1]) {
+        task = rank == 0 ? g->grid.task : malloc((size_t)n * sizeof *task);
+        rc = task ? 0 : 1;
+        if ((rc = pm_agree(comm, rc, NULL))) {
+            tg_graph_free(g);
+            return rc;
+        }
+        bcast_big(task, n, sizeof *task, comm);
+    }
+    if (rank != 0 && head[0]) {
+        rc = tg_graph_set_grid(g, head[0], head + 1,
+                               head + 1 + TG_GRID_MAXDIMS, task, &err)
+                 ? 1
+                 : 0;
+        free(task);
+    }
+    if ((rc = pm_agree(comm, rc, &err))) {
+        tg_graph_free(g);
+        return rc;
+    }
     *out = g;
     return 0;
 }

@@ -148,6 +148,8 @@ expect_fail 2 "greedymap map: no output file: give -o FILE" $gm map "$ring" --no
 expect_fail 2 "greedymap map: --config: " $gm map "$ring" --nodes 4 --config order=sideways -o "$o/x.map"
 expect_fail 2 "greedymap baseline: KIND: unknown baseline 'zigzag'" $gm baseline zigzag "$ring" --nodes 4 -o "$o/x.map"
 expect_fail 2 "greedymap baseline: missing arguments" $gm baseline block
+expect_fail 2 "greedymap map: --grid: grid '2x': expected dimensions like 64x64x64" $gm map "$ring" --nodes 4 --grid 2x -o "$o/x.map"
+expect_fail 2 "greedymap baseline: --grid 3x1: the grid has 3 points, the graph 4 tasks" $gm baseline decompose "$ring" --nodes 4 --grid 3x1 -o "$o/x.map"
 no_files
 
 # Failed writes leave nothing: too many tasks, an unwritable path, an
@@ -167,7 +169,7 @@ checks=$((checks + 1)); [ "$(cat "$work/keep.map")" = "old mapping" ] || fail "t
 s27=$work/s27.grf
 expect_ok $tg gen stencil --dims 4x4x4 --diagonals -o "$s27"
 net=(--network torus:4x4x4)
-for k in block cyclic hilbert rb random; do
+for k in block cyclic hilbert rb random decompose; do
   expect_ok $gm baseline $k "$s27" "${net[@]}" --seed 3 -o "$o/$k.map" --rankfile "$o/$k.rankfile"
   expect_output "wrote $o/$k.map and $o/$k.rankfile: 64 tasks on 64 nodes, baseline $k, seed 3"
   expect_ok $gm eval "$s27" "${net[@]}" --mapping "$o/$k.map"
@@ -177,6 +179,18 @@ for k in block cyclic hilbert rb random; do
   checks=$((checks + 1))
   cmp -s "$work/a" "$work/b" || fail "baseline $k: the rankfile evaluates differently"
 done
+# decompose: the .grf has no grid, one is found from the edges (4x4x4,
+# one task a box); --grid says the same.
+expect_ok $gm baseline decompose "$s27" "${net[@]}" --grid 4x4x4 -o "$o/dg.map"
+checks=$((checks + 1))
+cmp -s "$o/decompose.map" "$o/dg.map" || fail "decompose: --grid 4x4x4 gave another mapping"
+# The default keeps the least total hop-bytes of GreedyMap, block, rb and
+# decompose, and names it: here GreedyMap's default configuration finds
+# the stencil's own layout, as block and decompose do, and comes first.
+expect_ok $gm map "$s27" "${net[@]}" -o "$o/def.map"
+expect_output "wrote $o/def.map: 64 tasks on 64 nodes, the least total hop-bytes of GreedyMap (default configuration), block, rb and decompose: order=oo,delta=all,pack=1,cost=hopbytes,wrap=1,centre=last,refine=0,seed=0"
+checks=$((checks + 1))
+cmp -s "$o/def.map" "$o/block.map" || fail "map: the default is not the stencil's own layout"
 # Block puts task i on node i: the same as the stencil's own layout.
 expect_ok $gm eval "$s27" "${net[@]}" --mapping "$o/block.map" --json
 json_check "$work/out" 'd["dilation_max"] == 3 and d["offnode_bytes"] == d["bytes"]'

@@ -28,4 +28,17 @@ e, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 m = r["chosen"]["metrics"]
 sys.exit(0 if (e["hop_bytes_total"], e["hop_bytes_max"]) == (m["hop_bytes_total"], m["hop_bytes_max"]) else 1)
 PY
+# The first round holds block, rb and decompose: a periodic 16x16
+# stencil on a 4x4 torus of 16 slots is best as 4x4 boxes, one per node,
+# every box one hop from its neighbours (average hop-bytes 1000, 1000
+# bytes per edge), which decompose gives and GreedyMap does not.
+expect_ok "$TASKGRAPH" gen stencil --dims 16x16 --periodic -o "$work/s16.tg.json"
+expect_ok "$PARMAPPER" "$work/s16.tg.json" --nodes 16 --slots 16 --network torus:4x4 --first \
+  --report "$work/s16.json" --mapping "$work/s16.map"
+checks=$((checks + 1))
+python3 - "$work/s16.json" <<'PY' || fail "the first round did not keep decompose's mapping"
+import json, sys
+c = json.load(open(sys.argv[1]))["chosen"]
+sys.exit(0 if (c["config"], c["hop_bytes_avg"]) == ("baseline=decompose,seed=0", 1000.0) else 1)
+PY
 finish

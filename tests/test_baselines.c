@@ -81,9 +81,10 @@ static void assert_map(const gm_place *map, const int expect[][2], int n)
 
 START_TEST(names)
 {
-    const char *names[] = {"block", "cyclic", "hilbert", "rb", "random"};
+    const char *names[] = {"block",  "cyclic", "hilbert",
+                           "rb",     "random", "decompose"};
     tg_error err;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         gm_baseline b;
         ck_assert_int_eq(gm_baseline_parse(names[i], &b, &err), 0);
         ck_assert_int_eq(b, i);
@@ -92,7 +93,7 @@ START_TEST(names)
     gm_baseline b;
     ck_assert_int_eq(gm_baseline_parse("default", &b, &err), TG_EINVAL);
     ck_assert_str_eq(err.text, "unknown baseline 'default' (expected block, "
-                               "cyclic, hilbert, rb or random)");
+                               "cyclic, hilbert, rb, random or decompose)");
 }
 END_TEST
 

@@ -855,7 +855,7 @@ START_TEST(config_text)
         {"seed=18446744073709551616", "bad seed '18446744073709551616'"},
         {"seed=", "bad seed ''"},
         {"colour=red", "unknown key 'colour' (order, delta, pack, cost, "
-                       "wrap, centre, refine, seed)"},
+                       "wrap, centre, refine, seed, baseline)"},
         {"order=bfs,order=oo", "'order' is given twice"},
         {"order", "'order' is not key=value"},
         {"order=bfs,,pack=1", "an empty item"},
