@@ -59,6 +59,7 @@ static cp_comm *intern(int *members, int size, int *remote, int remote_size)
     c->members = members;
     c->remote_size = remote_size;
     c->remote = remote;
+    c->phase[0] = c->coll;
     c->is_world = size == cp.world_size && !remote_size;
     for (int i = 0; c->is_world && i < size; i++)
         c->is_world = members[i] == i;
@@ -291,8 +292,12 @@ void cp_comms_free(void)
     while (cp.comms) {
         cp_comm *c = cp.comms;
         cp.comms = c->next;
-        for (int t = 0; t < CP_NTYPES; t++)
-            free(c->coll[t].peers);
+        for (int i = 0; i < CP_MAX_PHASES; i++) {
+            for (int t = 0; c->phase[i] && t < CP_NTYPES; t++)
+                free(c->phase[i][t].peers);
+            if (i)
+                free(c->phase[i]);
+        }
         free(c->members);
         free(c->remote);
         free(c);

@@ -153,6 +153,13 @@ static inline uint64_t cp_ns(uint64_t ticks, cp_rate r)
 
 /* -------------------------------------------------------- communicators */
 
+/* Phases (MPI_Pcontrol(k), k >= 3, see state.c): at most this many
+ * distinct levels, the first phase (level 1, from MPI_Init) included. */
+#define CP_MAX_PHASES 16
+/* The counters of one phase: one block of 6 x world_size words, in the
+ * order of cp_state's sent_bytes .. rma_ops. */
+#define CP_ROWS 6
+
 /* What one rank recorded for one collective type on one communicator. */
 typedef struct cp_coll {
     uint64_t calls;
@@ -171,7 +178,12 @@ typedef struct cp_comm {
     int remote_size; /* remote group of an intercommunicator, else 0 */
     int *remote;
     int is_world;    /* members[i] == i */
-    cp_coll coll[CP_NTYPES];
+    cp_coll coll[CP_NTYPES]; /* the first phase's records */
+    /* The records of each phase (index into cp.phases): phase[0] is coll,
+     * the others are allocated when a collective first runs on the
+     * communicator in that phase and published with a compare-and-swap,
+     * so a run that never changes phase holds nothing more. */
+    cp_coll *phase[CP_MAX_PHASES];
     struct cp_comm *next;
 } cp_comm;
 
@@ -276,11 +288,25 @@ typedef struct cp_state {
     char gpu_bus_id[CP_BUS_ID_LEN];
     uint64_t gpu_mem_used;
 
-    /* Per type: time (ticks) and calls of this rank. */
-    uint64_t type_ticks[CP_NTYPES];
-    uint64_t type_calls[CP_NTYPES];
+    /* The phases this rank has entered, in the order it entered them
+     * (phases[0]: level 1, from MPI_Init), and the index of the current
+     * one.  Each keeps its own counters; the profile's totals are their
+     * sums, so a run that never changes phase records as it always did.
+     * A phase's block is allocated by MPI_Pcontrol when the phase is
+     * first entered, never on a wrapper's path. */
+    struct cp_phase {
+        int level;
+        uint64_t type_ticks[CP_NTYPES];
+        uint64_t type_calls[CP_NTYPES];
+        uint64_t *rows; /* CP_ROWS x world_size */
+    } phases[CP_MAX_PHASES];
+    int nphases, phase;
 
-    /* Dense per-world-rank counters of this rank. */
+    /* The current phase's counters, which the wrappers add to: per type,
+     * time (ticks) and calls of this rank; dense per-world-rank counters.
+     * Switched by MPI_Pcontrol (a call that runs in another thread while
+     * the phase changes counts in either phase, never in none). */
+    uint64_t *type_ticks, *type_calls;
     uint64_t *sent_bytes, *sent_msgs;
     uint64_t *recv_bytes, *recv_msgs;
     uint64_t *rma_bytes, *rma_ops;
@@ -291,6 +317,16 @@ typedef struct cp_state {
 } cp_state;
 
 extern cp_state cp;
+
+/* The records of c in the current phase (CP_NTYPES of them); NULL when
+ * memory is short. */
+cp_coll *cp_phase_colls(cp_comm *c, int phase);
+static inline cp_coll *cp_colls(cp_comm *c)
+{
+    int i = __atomic_load_n(&cp.phase, __ATOMIC_RELAXED);
+    cp_coll *k = __atomic_load_n(&c->phase[i], __ATOMIC_ACQUIRE);
+    return __builtin_expect(k != NULL, 1) ? k : cp_phase_colls(c, i);
+}
 
 static inline int cp_on(void)
 {
