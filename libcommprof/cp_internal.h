@@ -227,6 +227,18 @@ int cp_win_peer_world(MPI_Win win, int r);
 /* Free every communicator record (at the end). */
 void cp_comms_free(void);
 
+/* A Cartesian communicator the application created (MPI_Cart_create,
+ * MPI_Cart_sub), recorded whether recording or not: it describes the
+ * application, not its traffic.  members[p]: the world rank at Cartesian
+ * rank p.  Each distinct one once, in the order this rank made them. */
+#define CP_CART_MAX_DIMS 64
+typedef struct cp_cart {
+    int ndims, size;
+    int dims[CP_CART_MAX_DIMS], periods[CP_CART_MAX_DIMS];
+    int *members;
+    struct cp_cart *next;
+} cp_cart;
+
 /* ---------------------------------------------------------- memory kinds */
 
 /* Where a send buffer lives (cuda.c): host pageable memory, host memory
@@ -313,6 +325,8 @@ typedef struct cp_state {
 
     pthread_mutex_t lock; /* communicator records and handle caches */
     cp_comm *comms;       /* published with a release store */
+    cp_cart *carts;       /* oldest first; the last one's next is
+                           * published with a release store */
     int comm_keyval, win_keyval;
 } cp_state;
 

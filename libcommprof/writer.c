@@ -697,6 +697,34 @@ static void pack(words *b)
     word(b, ncomms);
     for (cp_comm *c = cp.comms; c; c = c->next)
         pack_comm(b, c, ord, nph, r);
+    uint64_t ncarts = 0;
+    for (const cp_cart *c = cp.carts; c; c = c->next)
+        ncarts++;
+    word(b, ncarts);
+    for (const cp_cart *c = cp.carts; c; c = c->next) {
+        word(b, (uint64_t)c->ndims);
+        for (int d = 0; d < c->ndims; d++)
+            word(b, (uint64_t)c->dims[d]);
+        for (int d = 0; d < c->ndims; d++)
+            word(b, (uint64_t)c->periods[d]);
+        word(b, (uint64_t)c->size);
+        for (int i = 0; i < c->size; i++)
+            word(b, (uint64_t)c->members[i]);
+    }
+}
+
+/* One element of "cartesian", from words or from a record. */
+static void put_cart(out *o, int first, int ndims, const uint64_t *w,
+                     const cp_cart *c)
+{
+    put(o, first ? "\n    {\"dims\": [" : ",\n    {\"dims\": [");
+    put_ranks(o, w, c ? c->dims : NULL, ndims);
+    put(o, "], \"periods\": [");
+    put_ranks(o, w ? w + ndims : NULL, c ? c->periods : NULL, ndims);
+    put(o, "], \"members\": [");
+    int size = w ? (int)w[2 * ndims] : c->size;
+    put_ranks(o, w ? w + 2 * ndims + 1 : NULL, c ? c->members : NULL, size);
+    put(o, "]}");
 }
 
 /* A reader over one rank's words. */
@@ -865,6 +893,61 @@ static void put_recs_words(out *o, int *first, int level, int rank,
     }
 }
 
+/* The Cartesian communicators of every rank, each once: those of rank 0
+ * in its order, then those of rank 1 that rank 0 lacks, and so on (each
+ * cursor is at its rank's list). */
+static void put_final_carts(out *o, gathered *g)
+{
+    const uint64_t **seen = NULL;
+    size_t *len = NULL;
+    int nseen = 0, cap = 0;
+    for (int r = 0; r < cp.world_size; r++) {
+        cursor *c = &g->cur[r];
+        uint64_t ncarts = get(c);
+        for (uint64_t k = 0; k < ncarts && c->w < c->end; k++) {
+            const uint64_t *start = c->w;
+            int ndims = (int)get(c);
+            c->w += 2 * ndims;
+            int size = (int)get(c);
+            c->w += size;
+            if (c->w > c->end)
+                break;
+            size_t n = (size_t)(c->w - start);
+            int j = 0;
+            while (j < nseen &&
+                   !(len[j] == n && !memcmp(seen[j], start, n * 8)))
+                j++;
+            if (j < nseen)
+                continue;
+            if (nseen == cap) {
+                cap = cap ? 2 * cap : 8;
+                const uint64_t **s2 = realloc(seen, (size_t)cap * sizeof *s2);
+                size_t *l2 = s2 ? realloc(len, (size_t)cap * sizeof *l2)
+                                : NULL;
+                if (s2)
+                    seen = s2;
+                if (!l2) {
+                    o->failed = 1; /* no profile rather than half one */
+                    free(seen);
+                    free(len);
+                    return;
+                }
+                len = l2;
+            }
+            seen[nseen] = start;
+            len[nseen++] = n;
+        }
+    }
+    if (nseen)
+        put(o, ",\n  \"cartesian\": [");
+    for (int j = 0; j < nseen; j++)
+        put_cart(o, j == 0, (int)seen[j][0], seen[j] + 1, NULL);
+    if (nseen)
+        put(o, "\n  ]");
+    free(seen);
+    free(len);
+}
+
 /* A run with several phases gives every rank and every record a phase:
  * a rank that never changed phase recorded everything in phase 1. */
 static void put_final(out *o, const void *arg)
@@ -940,7 +1023,9 @@ static void put_final(out *o, const void *arg)
         }
         put(o, "}");
     }
-    put(o, "\n  ]\n}\n");
+    put(o, "\n  ]");
+    put_final_carts(o, g);
+    put(o, "\n}\n");
 }
 
 static int write_final(const uint64_t *all, const int *counts,
@@ -1145,7 +1230,16 @@ static void put_partial(out *o, const void *arg)
         }
         put(o, "}");
     }
-    put(o, "\n  ]\n}\n");
+    put(o, "\n  ]");
+    const cp_cart *carts = __atomic_load_n(&cp.carts, __ATOMIC_ACQUIRE);
+    if (carts)
+        put(o, ",\n  \"cartesian\": [");
+    for (const cp_cart *c = carts; c;
+         c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE))
+        put_cart(o, c == carts, c->ndims, NULL, c);
+    if (carts)
+        put(o, "\n  ]");
+    put(o, "\n}\n");
 }
 
 int cp_recorded_anything(void)
