@@ -76,6 +76,18 @@ static void put_types(FILE *fp, const tg_profile *p, const uint64_t *ns,
     fputc('}', fp);
 }
 
+/* The sent, received and rma rows, each after `sep` (the first after
+ * `first`). */
+static void put_rows(FILE *fp, const char *first, const char *sep,
+                     const tg_prof_row *const rows[3], const int n[3])
+{
+    static const char *const names[3] = {"sent", "received", "rma"};
+    for (int i = 0; i < 3; i++) {
+        fprintf(fp, "%s\"%s\": ", i ? sep : first, names[i]);
+        put_row(fp, rows[i], n[i]);
+    }
+}
+
 static void put_phases(FILE *fp, const tg_profile *p, const tg_prof_rank *rk)
 {
     fprintf(fp, ",\n     \"phases\": [");
@@ -83,12 +95,9 @@ static void put_phases(FILE *fp, const tg_profile *p, const tg_prof_rank *rk)
         const tg_prof_phase *ph = &rk->phases[i];
         fprintf(fp, "%s\n      {\"phase\": %d, ", i ? "," : "", ph->phase);
         put_types(fp, p, ph->ns, ph->calls);
-        fprintf(fp, ",\n       \"sent\": ");
-        put_row(fp, ph->sent, ph->nsent);
-        fprintf(fp, ", \"received\": ");
-        put_row(fp, ph->received, ph->nreceived);
-        fprintf(fp, ", \"rma\": ");
-        put_row(fp, ph->rma, ph->nrma);
+        put_rows(fp, ",\n       ", ", ",
+                 (const tg_prof_row *const[3]){ph->sent, ph->received, ph->rma},
+                 (const int[3]){ph->nsent, ph->nreceived, ph->nrma});
         fputc('}', fp);
     }
     fputc(']', fp);
@@ -107,12 +116,9 @@ static void put_rank(FILE *fp, const tg_profile *p, int r)
         put_facts(fp, rk);
     fprintf(fp, ",\n     ");
     put_types(fp, p, rk->ns, rk->calls);
-    fprintf(fp, ",\n     \"sent\": ");
-    put_row(fp, rk->sent, rk->nsent);
-    fprintf(fp, ",\n     \"received\": ");
-    put_row(fp, rk->received, rk->nreceived);
-    fprintf(fp, ",\n     \"rma\": ");
-    put_row(fp, rk->rma, rk->nrma);
+    put_rows(fp, ",\n     ", ",\n     ",
+             (const tg_prof_row *const[3]){rk->sent, rk->received, rk->rma},
+             (const int[3]){rk->nsent, rk->nreceived, rk->nrma});
     if (p->nphases)
         put_phases(fp, p, rk);
     fputc('}', fp);
