@@ -251,12 +251,8 @@ int cp_comm_neighbors(MPI_Comm comm, cp_comm **rec, const int **out)
     return h->nout;
 }
 
-int cp_peer_world(MPI_Comm comm, int r)
+int cp_peer_world_other(MPI_Comm comm, int r)
 {
-    if (r < 0)
-        return -1;
-    if (comm == MPI_COMM_WORLD)
-        return r < cp.world_size ? r : -1;
     cp_comm *c = cp_comm_get(comm);
     return c ? cp_comm_world(c, r) : -1;
 }

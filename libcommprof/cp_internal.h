@@ -216,10 +216,6 @@ static inline int cp_comm_world(const cp_comm *c, int r)
     return c->remote_size ? c->remote[r] : c->members[r];
 }
 
-/* World rank of comm rank `r` in the group that point-to-point calls on
- * `comm` address (the remote group of an intercommunicator); -1 for
- * MPI_PROC_NULL, MPI_ANY_SOURCE or out of range. */
-int cp_peer_world(MPI_Comm comm, int r);
 
 /* World rank of `r` in the window's group; -1 if none. */
 int cp_win_peer_world(MPI_Win win, int r);
@@ -270,6 +266,21 @@ typedef struct cp_state {
     int threaded;    /* MPI provides MPI_THREAD_MULTIPLE: atomic counters */
     int tsc;         /* cp_now reads the TSC (see the clock) */
     int world_rank, world_size;
+    /* The CUDA driver, when the application has loaded it (cuda.c):
+     * send buffers are classified while `cuda` is set; until then the
+     * wrappers look for the driver again once cuda_look_at has passed. */
+    int cuda;
+    int64_t cuda_look_at; /* ticks */
+    /* The current phase's counters, which the wrappers add to: per type,
+     * time (ticks) and calls of this rank; dense per-world-rank counters.
+     * Switched by MPI_Pcontrol (a call that runs in another thread while
+     * the phase changes counts in either phase, never in none). */
+    uint64_t *type_ticks, *type_calls;
+    uint64_t *sent_bytes, *sent_msgs;
+    uint64_t *recv_bytes, *recv_msgs;
+    uint64_t *rma_bytes, *rma_ops;
+
+    /* (What a wrapper reads comes first, above: two cache lines.) */
     int64_t t_init, t_finalize; /* ticks */
 
     /* Facts about this process, taken at MPI_Init so that a partial
@@ -286,11 +297,6 @@ typedef struct cp_state {
     int64_t job_start;
     char job_host[CP_HOST_LEN];
 
-    /* The CUDA driver, when the application has loaded it (cuda.c):
-     * send buffers are classified while `cuda` is set; until then the
-     * wrappers look for the driver again once cuda_look_at has passed. */
-    int cuda;
-    int64_t cuda_look_at; /* ticks */
     /* Bytes sent from each kind of memory but host, which is what the
      * other bytes sent leave (the writer works it out). */
     uint64_t kind_bytes[CP_MEM_KINDS];
@@ -314,21 +320,12 @@ typedef struct cp_state {
     } phases[CP_MAX_PHASES];
     int nphases, phase;
 
-    /* The current phase's counters, which the wrappers add to: per type,
-     * time (ticks) and calls of this rank; dense per-world-rank counters.
-     * Switched by MPI_Pcontrol (a call that runs in another thread while
-     * the phase changes counts in either phase, never in none). */
-    uint64_t *type_ticks, *type_calls;
-    uint64_t *sent_bytes, *sent_msgs;
-    uint64_t *recv_bytes, *recv_msgs;
-    uint64_t *rma_bytes, *rma_ops;
-
     pthread_mutex_t lock; /* communicator records and handle caches */
     cp_comm *comms;       /* published with a release store */
     cp_cart *carts;       /* oldest first; the last one's next is
                            * published with a release store */
     int comm_keyval, win_keyval;
-} cp_state;
+} __attribute__((aligned(64))) cp_state;
 
 extern cp_state cp;
 
@@ -446,14 +443,60 @@ static inline int cp_status_cancelled(const MPI_Status *st)
 #endif
 }
 
-/* Point-to-point accounting.  `buf` is the send buffer, whose memory
- * kind the bytes count under (cp_kind). */
-void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt,
-             const void *buf);
-void cp_received(MPI_Comm comm, const MPI_Status *st);
-void cp_received_rec(const cp_comm *rec, const MPI_Status *st);
-/* The same, with the peer as a world rank. */
-void cp_sent_world(int world, uint64_t bytes, const void *buf);
+/* World rank of comm rank `r` in the group that point-to-point calls on
+ * `comm` address (the remote group of an intercommunicator); -1 for
+ * MPI_PROC_NULL, MPI_ANY_SOURCE or out of range.  On MPI_COMM_WORLD, where
+ * most calls go, without a call: the rank is the world rank. */
+int cp_peer_world_other(MPI_Comm comm, int r);
+static inline int cp_peer_world(MPI_Comm comm, int r)
+{
+    if (r < 0)
+        return -1;
+    if (comm == MPI_COMM_WORLD)
+        return r < cp.world_size ? r : -1;
+    return cp_peer_world_other(comm, r);
+}
+
+/* Point-to-point accounting, inline in the wrappers: on MPI_COMM_WORLD a
+ * send or a receive costs its additions and no call but cp_bytes (the
+ * receive path's calls were a fifth of a wrapper's cost left beside the
+ * clock, bench/README.md).  `buf` is the send buffer, whose memory kind
+ * the bytes count under (cp_kind); `world` the peer as a world rank. */
+static inline void cp_sent_world(int world, uint64_t bytes, const void *buf)
+{
+    if (world < 0 || world >= cp.world_size)
+        return;
+    cp_add(&cp.sent_bytes[world], bytes);
+    cp_add(&cp.sent_msgs[world], 1);
+    cp_kind(buf, bytes);
+}
+
+static inline void cp_sent(MPI_Comm comm, int dest, int count,
+                           MPI_Datatype dt, const void *buf)
+{
+    int world = cp_peer_world(comm, dest);
+    if (world >= 0) /* not MPI_PROC_NULL: worth a datatype's size */
+        cp_sent_world(world, cp_bytes(count, dt), buf);
+}
+
+/* A receive from world rank `world` as its status tells. */
+static inline void cp_received_world(int world, const MPI_Status *st)
+{
+    if (world < 0 || world >= cp.world_size)
+        return;
+    cp_add(&cp.recv_bytes[world], cp_status_bytes(st));
+    cp_add(&cp.recv_msgs[world], 1);
+}
+
+static inline void cp_received(MPI_Comm comm, const MPI_Status *st)
+{
+    cp_received_world(cp_peer_world(comm, st->MPI_SOURCE), st);
+}
+
+static inline void cp_received_rec(const cp_comm *rec, const MPI_Status *st)
+{
+    cp_received_world(cp_comm_world(rec, st->MPI_SOURCE), st);
+}
 
 /* Collective accounting: one call of `ticks` with `bytes` of this rank's
  * send buffer `buf` (the receive buffer where the call is MPI_IN_PLACE). */

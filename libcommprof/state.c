@@ -301,45 +301,6 @@ void cp_rma(MPI_Win win, int target, uint64_t bytes, const void *buf)
     cp_kind(buf, bytes);
 }
 
-void cp_sent_world(int world, uint64_t bytes, const void *buf)
-{
-    if (world < 0 || world >= cp.world_size)
-        return;
-    cp_add(&cp.sent_bytes[world], bytes);
-    cp_add(&cp.sent_msgs[world], 1);
-    cp_kind(buf, bytes);
-}
-
-void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt,
-             const void *buf)
-{
-    int world = cp_peer_world(comm, dest);
-    if (world >= 0) /* not MPI_PROC_NULL: worth a datatype's size */
-        cp_sent_world(world, cp_bytes(count, dt), buf);
-}
-
-/* Count a receive from world rank `world` as its status tells. */
-static void received_from(int world, const MPI_Status *st)
-{
-    if (world < 0 || world >= cp.world_size)
-        return;
-    cp_add(&cp.recv_bytes[world], cp_status_bytes(st));
-    cp_add(&cp.recv_msgs[world], 1);
-}
-
-void cp_received(MPI_Comm comm, const MPI_Status *st)
-{
-    if (st->MPI_SOURCE >= 0)
-        received_from(cp_peer_world(comm, st->MPI_SOURCE), st);
-}
-
-void cp_received_rec(const cp_comm *rec, const MPI_Status *st)
-{
-    int world = cp_comm_world(rec, st->MPI_SOURCE);
-    if (world >= 0)
-        received_from(world, st);
-}
-
 cp_coll *cp_phase_colls(cp_comm *c, int phase)
 {
     cp_coll *k = calloc(CP_NTYPES, sizeof *k), *expected = NULL;
