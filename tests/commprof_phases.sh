@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# libcommprof's phases on tests/mpi/phases.c (4 ranks): MPI_Pcontrol(k),
+# libcommprof's phases on tests/mpi/phases.c and phases_f.F90 (4 ranks,
+# C and Fortran, one expected profile): MPI_Pcontrol(k),
 # k >= 3, starts phase k; the profile keeps the totals as before and, per
 # rank and per collective record, each phase's share, exactly; taskgraph
 # info lists the phases, build --phase N builds from one phase alone; the
@@ -8,9 +9,9 @@
 # warning; the reader refuses phases that do not add up to a list.
 . "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
 prof=$work/prof.json
-expect_ok run 4 -x COMMPROF_OUT="$prof" "$MPI_TESTS/phases"
 # The expected profile, rank r of 4: sends to r+1, r+2, r+3 per phase.
-expect_ok python3 - "$prof" <<'PY'
+check_profile() {
+expect_ok python3 - "$1" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
 n = 4
@@ -62,6 +63,16 @@ for x in bad:
 sys.exit(1 if bad else 0)
 PY
 [ -s "$work/out" ] && sed 's/^/  /' "$work/out"
+}
+expect_ok run 4 -x COMMPROF_OUT="$prof" "$MPI_TESTS/phases"
+check_profile "$prof"
+# The same program in Fortran, through libcommprof's Fortran wrappers.
+if [ -x "$MPI_TESTS/phases_f" ]; then
+  expect_ok run 4 -x COMMPROF_OUT="$work/fortran.json" "$MPI_TESTS/phases_f"
+  check_profile "$work/fortran.json"
+else
+  echo "note: no tests/mpi/phases_f (no working mpifort): the Fortran run is left out"
+fi
 # info: each phase's calls and bytes (all ranks, every type).
 expect_ok "$TASKGRAPH" info "$prof"
 awk '$1 == "phase" { on = 1; next } on && NF == 4 { print $1, $3, $4 }' "$work/out" > "$work/phases"
