@@ -28,6 +28,7 @@ typedef struct reader {
      * repeated rank in a row, group or list shows in O(1). */
     unsigned *seen, *seen2, stamp;
     size_t *entry; /* index in "ranks" of each rank present */
+    uint64_t phase_entries; /* ranks' phases read so far */
     json_t *type_index; /* type name -> its index: lookups in O(1), so
                          * that many types cost no quadratic time */
 } reader;
@@ -390,6 +391,18 @@ static int read_rank_phases(reader *r, json_t *o, tg_prof_rank *rk)
     int rc = r->p->nphases ? 0
                            : bad(r, "the profile has no top-level "
                                     "\"phases\"");
+    /* Like a rank, each phase holds a time and a count per type. */
+    r->phase_entries += k;
+    uint64_t cells = (uint64_t)r->p->ntypes * r->phase_entries;
+    if (!rc && cells > (uint64_t)TG_UNLISTED_MAX + r->text->len) {
+        char what[96];
+        snprintf(what, sizeof what, "%d types for each of %llu phases of "
+                                    "ranks,",
+                 r->p->ntypes, (unsigned long long)r->phase_entries);
+        rc = tg_declared_check(
+            r->path, tg_json_line(r->text->buf, r->text->len, r->at, r->depth),
+            what, cells, r->text->len, r->err);
+    }
     if (!rc && !(rk->phases = calloc(k + 1, sizeof *rk->phases)))
         rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
     for (size_t i = 0; i < k && !rc; i++) {

@@ -184,4 +184,17 @@ json.dump(p, open(sys.argv[4], "w"), indent=1)
 PY
   expect_fail 1 "$msg" "$TASKGRAPH" info "$work/bad.json"
 done
+# A small file may not declare much: 3024 types x 3000 phases of a rank
+# in 250 KB is refused before anything that size is allocated.
+python3 - "$prof" "$work/big.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["types"] += ["t%d" % i for i in range(3000)]
+p["phases"] = list(range(1, 3001))
+p["ranks"][0]["phases"] = [{"phase": k, "types": {}, "sent": [], "received": [], "rma": []}
+                           for k in range(1, 3001)]
+json.dump(p, open(sys.argv[2], "w"))
+PY
+expect_fail 1 "3024 types for each of 3000 phases of ranks, 9072000 is more than a file of" \
+  "$TASKGRAPH" info "$work/big.json"
 finish
