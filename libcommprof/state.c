@@ -214,16 +214,16 @@ static void start_phase(int level)
         if (i < CP_MAX_PHASES)
             rows = calloc(CP_ROWS * (size_t)cp.world_size, sizeof *rows);
         if (!rows) {
-            if (!warned)
-                cp_warn(i < CP_MAX_PHASES
-                            ? "MPI_Pcontrol(%d): out of memory for a new "
-                              "phase; recording goes on in phase %d"
-                            : "MPI_Pcontrol(%d): more than %d phases; "
-                              "recording goes on in phase %d (levels of "
-                              "later phases are not recorded)",
-                        level, i < CP_MAX_PHASES ? cp.phases[cp.phase].level
-                                                 : CP_MAX_PHASES,
-                        cp.phases[cp.phase].level);
+            int now = cp.phases[cp.phase].level;
+            if (!warned && i < CP_MAX_PHASES)
+                cp_warn("MPI_Pcontrol(%d): out of memory for a new phase; "
+                        "recording goes on in phase %d",
+                        level, now);
+            else if (!warned)
+                cp_warn("MPI_Pcontrol(%d): more than %d phases; recording "
+                        "goes on in phase %d (levels of later phases are "
+                        "not recorded)",
+                        level, CP_MAX_PHASES, now);
             warned = 1;
             return;
         }
