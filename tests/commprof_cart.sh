@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# libcommprof records the Cartesian communicators of tests/mpi/cart.c (6
-# ranks): dims, periods and the world rank at each Cartesian rank, for
+# libcommprof records the Cartesian communicators of tests/mpi/cart.c and
+# cart_f.F90 (6 ranks, C and Fortran): dims, periods and the world rank at each Cartesian rank, for
 # MPI_Cart_create and MPI_Cart_sub, each once; taskgraph build gives the
 # graphs the grid of the first that covers every rank (with the world
 # rank at each position when the communicator's order is not the
@@ -31,6 +31,21 @@ checks=$((checks + 1))
 got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["edges"])' "$work/gw/p2p.tg.json")
 want='[[0, 1, 20], [0, 2, 100], [0, 4, 100], [1, 3, 100], [1, 5, 100], [2, 3, 20], [2, 4, 100], [3, 5, 100], [4, 5, 20]]'
 [ "$got" = "$want" ] || fail "world: p2p edges $got, expected $want"
+# The same in Fortran (use mpi, use mpi_f08): the same Cartesian
+# communicators and graph, through libcommprof's Fortran wrappers.
+for prog in cart_f cart_f08; do
+  if [ ! -x "$MPI_TESTS/$prog" ]; then
+    echo "note: no tests/mpi/$prog (no working mpifort): left out"
+    continue
+  fi
+  expect_ok run 6 -x COMMPROF_OUT="$work/$prog.json" "$MPI_TESTS/$prog"
+  checks=$((checks + 1))
+  [ "$(carts "$work/$prog.json")" = "$(carts "$work/world.json")" ] ||
+    fail "$prog: cartesian $(carts "$work/$prog.json")"
+  expect_ok "$TASKGRAPH" build "$work/$prog.json" -o "$work/g$prog" --large 2 --min-share 0
+  checks=$((checks + 1))
+  cmp -s "$work/g$prog/p2p.tg.json" "$work/gw/p2p.tg.json" || fail "$prog: p2p.tg.json differs from the C program's"
+done
 expect_ok "$TASKGRAPH" info "$work/world.json"
 expect_grep "cartesian    3x2 (periodic: yes yes) over 6 ranks" "$work/out"
 expect_grep "grid         3x2 (cartesian 1): taskgraph build gives it to the graphs" "$work/out"
