@@ -66,4 +66,5 @@ CP_TESTS = tests/commprof_pattern.sh tests/commprof_p2p.sh \
 	tests/commprof_memkinds.sh tests/commprof_phases.sh \
 	tests/commprof_cart.sh
 TESTS += $(CP_TESTS)
-EXTRA_DIST += $(CP_TESTS) tests/commprof_lib.sh tests/commprof_check.py
+EXTRA_DIST += $(CP_TESTS) tests/commprof_lib.sh tests/commprof_check.py \
+	tests/mpi/end_early.h

@@ -19,6 +19,8 @@
 #include <mpi.h>
 #include <string.h>
 
+#include "end_early.h"
+
 static char buf[2][128];
 
 static void shift(MPI_Comm cart, int dim, int bytes)
@@ -50,13 +52,8 @@ int main(int argc, char **argv)
     }
     shift(cart, 0, 100);
     shift(cart, 1, 10);
-    if (argc > 2 && strcmp(argv[2], "abort") == 0) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (r == 1)
-            MPI_Abort(MPI_COMM_WORLD, 3);
-        MPI_Recv(buf[1], 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-    }
+    if (argc > 2 && strcmp(argv[2], "abort") == 0)
+        end_early(r);
     MPI_Finalize();
     return 0;
 }
