@@ -134,6 +134,26 @@ static int grow_groups(tg_profile_merge *m)
     return 0;
 }
 
+/* Append the *nfrom records `from` to *to (*n of them, room for *cap),
+ * leaving none in from (the peers move with the records). */
+static int move_records(tg_prof_coll **to, int *n, int *cap,
+                        const tg_prof_coll *from, int *nfrom)
+{
+    if (*n + *nfrom > *cap) {
+        int room = 2 * (*n + *nfrom);
+        tg_prof_coll *k = realloc(*to, (size_t)room * sizeof *k);
+        if (!k)
+            return TG_ENOMEM;
+        *to = k;
+        *cap = room;
+    }
+    if (*nfrom)
+        memcpy(*to + *n, from, (size_t)*nfrom * sizeof *from);
+    *n += *nfrom;
+    *nfrom = 0;
+    return 0;
+}
+
 /* Move communicator c (position pos in its file, with records) into the
  * result, leaving c without records. */
 static int add_comm(tg_profile_merge *m, tg_prof_comm *c, int pos)
@@ -163,31 +183,11 @@ static int add_comm(tg_profile_merge *m, tg_prof_comm *c, int pos)
         c->members = c->remote = NULL;
         m->slots[s] = ++m->ngroups;
     }
-    if (g->comm.ncolls + c->ncolls > g->cap) {
-        int cap = 2 * (g->comm.ncolls + c->ncolls);
-        tg_prof_coll *k = realloc(g->comm.colls, (size_t)cap * sizeof *k);
-        if (!k)
-            return TG_ENOMEM;
-        g->comm.colls = k;
-        g->cap = cap;
-    }
-    memcpy(g->comm.colls + g->comm.ncolls, c->colls,
-           (size_t)c->ncolls * sizeof *c->colls);
-    g->comm.ncolls += c->ncolls;
-    c->ncolls = 0; /* the peers moved with the records */
-    if (g->comm.nphase_colls + c->nphase_colls > g->phase_cap) {
-        int cap = 2 * (g->comm.nphase_colls + c->nphase_colls);
-        tg_prof_coll *k = realloc(g->comm.phase_colls, (size_t)cap * sizeof *k);
-        if (!k)
-            return TG_ENOMEM;
-        g->comm.phase_colls = k;
-        g->phase_cap = cap;
-    }
-    if (c->nphase_colls)
-        memcpy(g->comm.phase_colls + g->comm.nphase_colls, c->phase_colls,
-               (size_t)c->nphase_colls * sizeof *c->phase_colls);
-    g->comm.nphase_colls += c->nphase_colls;
-    c->nphase_colls = 0;
+    if (move_records(&g->comm.colls, &g->comm.ncolls, &g->cap, c->colls,
+                     &c->ncolls) ||
+        move_records(&g->comm.phase_colls, &g->comm.nphase_colls,
+                     &g->phase_cap, c->phase_colls, &c->nphase_colls))
+        return TG_ENOMEM;
     return 0;
 }
 
