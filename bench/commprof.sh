@@ -104,8 +104,13 @@ alternate() {
 med() { awk -v k="$3" -v s="${4:-0}" '$1 == k && $2 == s { print $3 }' "$tmp/$1.$2" | median; }
 
 echo "ping-pong: $runs runs without and $runs with the preload, alternating" >&2
-alternate pp "$runs" 2
-printf '%s\n' "1. ping-pong, 2 ranks: ns per MPI call, median of $runs runs each way (each run: best of 5 samples)" \
+# Short samples, many of them: at 1 KiB a sample of the program's default
+# 10000 round trips lasts 8 ms and more, several scheduler ticks on a
+# shared machine, and the best of 5 such samples still holds preemptions
+# (the figure then swings by microseconds from run to run); 2000 round
+# trips last about 2 ms, and the best of 15 is a quiet one.
+alternate pp "$runs" 2 --iters 2000 --samples 15
+printf '%s\n' "1. ping-pong, 2 ranks: ns per MPI call, median of $runs runs each way (each run: best of 15 samples of 2000 round trips)" \
   "   (a round trip is 4 calls: Send, Recv, Send, Recv; proc_null: MPI_Send of 8 B to MPI_PROC_NULL)"
 printf '   %-10s %12s %12s %12s %8s\n' size without with added ratio
 for row in "8 B:pingpong:8" "1 KiB:pingpong:1024" "64 KiB:pingpong:65536" "proc_null:proc_null:0"; do

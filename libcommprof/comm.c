@@ -59,6 +59,7 @@ static cp_comm *intern(int *members, int size, int *remote, int remote_size)
     c->members = members;
     c->remote_size = remote_size;
     c->remote = remote;
+    c->phase[0] = c->coll;
     c->is_world = size == cp.world_size && !remote_size;
     for (int i = 0; c->is_world && i < size; i++)
         c->is_world = members[i] == i;
@@ -250,12 +251,8 @@ int cp_comm_neighbors(MPI_Comm comm, cp_comm **rec, const int **out)
     return h->nout;
 }
 
-int cp_peer_world(MPI_Comm comm, int r)
+int cp_peer_world_other(MPI_Comm comm, int r)
 {
-    if (r < 0)
-        return -1;
-    if (comm == MPI_COMM_WORLD)
-        return r < cp.world_size ? r : -1;
     cp_comm *c = cp_comm_get(comm);
     return c ? cp_comm_world(c, r) : -1;
 }
@@ -285,16 +282,90 @@ int cp_win_peer_world(MPI_Win win, int r)
     return r < c->size ? c->members[r] : -1;
 }
 
+/* ------------------------------------------------------------ Cartesian */
+
+/* Record the Cartesian communicator comm, unless this rank has it. */
+static void cart_note(MPI_Comm comm)
+{
+    if (!cp.initialized || cp.finalized || comm == MPI_COMM_NULL)
+        return;
+    int ndims = 0, coords[CP_CART_MAX_DIMS];
+    if (PMPI_Cartdim_get(comm, &ndims) != MPI_SUCCESS || ndims < 0 ||
+        ndims > CP_CART_MAX_DIMS)
+        return;
+    cp_cart *c = calloc(1, sizeof *c);
+    MPI_Group g;
+    PMPI_Comm_group(comm, &g);
+    if (c)
+        c->members = translate(g, &c->size);
+    PMPI_Group_free(&g);
+    if (!c || !c->members ||
+        PMPI_Cart_get(comm, ndims, c->dims, c->periods, coords) !=
+            MPI_SUCCESS) {
+        if (c)
+            free(c->members);
+        free(c);
+        return;
+    }
+    c->ndims = ndims;
+    for (int d = 0; d < ndims; d++)
+        c->periods[d] = c->periods[d] != 0;
+    pthread_mutex_lock(&cp.lock);
+    cp_cart **at = &cp.carts;
+    for (; *at; at = &(*at)->next)
+        if ((*at)->ndims == ndims && (*at)->size == c->size &&
+            !memcmp((*at)->dims, c->dims, sizeof c->dims) &&
+            !memcmp((*at)->periods, c->periods, sizeof c->periods) &&
+            !memcmp((*at)->members, c->members,
+                    (size_t)c->size * sizeof *c->members))
+            break;
+    if (*at) {
+        free(c->members);
+        free(c);
+    } else {
+        __atomic_store_n(at, c, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&cp.lock);
+}
+
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                    const int periods[], int reorder, MPI_Comm *comm_cart)
+{
+    int rc = PMPI_Cart_create(comm_old, ndims, dims, periods, reorder,
+                              comm_cart);
+    if (rc == MPI_SUCCESS)
+        cart_note(*comm_cart);
+    return rc;
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+    int rc = PMPI_Cart_sub(comm, remain_dims, newcomm);
+    if (rc == MPI_SUCCESS)
+        cart_note(*newcomm);
+    return rc;
+}
+
 void cp_comms_free(void)
 {
     pthread_mutex_lock(&cp.lock);
     while (cp.comms) {
         cp_comm *c = cp.comms;
         cp.comms = c->next;
-        for (int t = 0; t < CP_NTYPES; t++)
-            free(c->coll[t].peers);
+        for (int i = 0; i < CP_MAX_PHASES; i++) {
+            for (int t = 0; c->phase[i] && t < CP_NTYPES; t++)
+                free(c->phase[i][t].peers);
+            if (i)
+                free(c->phase[i]);
+        }
         free(c->members);
         free(c->remote);
+        free(c);
+    }
+    while (cp.carts) {
+        cp_cart *c = cp.carts;
+        cp.carts = c->next;
+        free(c->members);
         free(c);
     }
     pthread_mutex_unlock(&cp.lock);

@@ -37,7 +37,12 @@
  * managed) and the GPU of the current context is recorded; libcommprof
  * never loads the driver or creates a context.
  * MPI_Pcontrol(0) stops recording, (1) starts it, (2) clears what was
- * recorded so far.  A nonblocking receive (or a probed message) belongs to
+ * recorded so far (the standard's and mpiP's levels); (k), k >= 3, starts
+ * phase k (and recording): the profile then also holds what each rank
+ * recorded in each phase, and `taskgraph build --phase k` builds from one
+ * (at most 16 phases, the first, level 1, from MPI_Init).  The Cartesian
+ * communicators the application creates are recorded with their dims,
+ * periods and ranks.  A nonblocking receive (or a probed message) belongs to
  * the phase it was posted (probed) in: its bytes count when it completes,
  * recording or not.
  *

@@ -153,6 +153,13 @@ static inline uint64_t cp_ns(uint64_t ticks, cp_rate r)
 
 /* -------------------------------------------------------- communicators */
 
+/* Phases (MPI_Pcontrol(k), k >= 3, see state.c): at most this many
+ * distinct levels, the first phase (level 1, from MPI_Init) included. */
+#define CP_MAX_PHASES 16
+/* The counters of one phase: one block of 6 x world_size words, in the
+ * order of cp_state's sent_bytes .. rma_ops. */
+#define CP_ROWS 6
+
 /* What one rank recorded for one collective type on one communicator. */
 typedef struct cp_coll {
     uint64_t calls;
@@ -171,7 +178,12 @@ typedef struct cp_comm {
     int remote_size; /* remote group of an intercommunicator, else 0 */
     int *remote;
     int is_world;    /* members[i] == i */
-    cp_coll coll[CP_NTYPES];
+    cp_coll coll[CP_NTYPES]; /* the first phase's records */
+    /* The records of each phase (index into cp.phases): phase[0] is coll,
+     * the others are allocated when a collective first runs on the
+     * communicator in that phase and published with a compare-and-swap,
+     * so a run that never changes phase holds nothing more. */
+    cp_coll *phase[CP_MAX_PHASES];
     struct cp_comm *next;
 } cp_comm;
 
@@ -204,16 +216,24 @@ static inline int cp_comm_world(const cp_comm *c, int r)
     return c->remote_size ? c->remote[r] : c->members[r];
 }
 
-/* World rank of comm rank `r` in the group that point-to-point calls on
- * `comm` address (the remote group of an intercommunicator); -1 for
- * MPI_PROC_NULL, MPI_ANY_SOURCE or out of range. */
-int cp_peer_world(MPI_Comm comm, int r);
 
 /* World rank of `r` in the window's group; -1 if none. */
 int cp_win_peer_world(MPI_Win win, int r);
 
 /* Free every communicator record (at the end). */
 void cp_comms_free(void);
+
+/* A Cartesian communicator the application created (MPI_Cart_create,
+ * MPI_Cart_sub), recorded whether recording or not: it describes the
+ * application, not its traffic.  members[p]: the world rank at Cartesian
+ * rank p.  Each distinct one once, in the order this rank made them. */
+#define CP_CART_MAX_DIMS 64
+typedef struct cp_cart {
+    int ndims, size;
+    int dims[CP_CART_MAX_DIMS], periods[CP_CART_MAX_DIMS];
+    int *members;
+    struct cp_cart *next;
+} cp_cart;
 
 /* ---------------------------------------------------------- memory kinds */
 
@@ -246,6 +266,21 @@ typedef struct cp_state {
     int threaded;    /* MPI provides MPI_THREAD_MULTIPLE: atomic counters */
     int tsc;         /* cp_now reads the TSC (see the clock) */
     int world_rank, world_size;
+    /* The CUDA driver, when the application has loaded it (cuda.c):
+     * send buffers are classified while `cuda` is set; until then the
+     * wrappers look for the driver again once cuda_look_at has passed. */
+    int cuda;
+    int64_t cuda_look_at; /* ticks */
+    /* The current phase's counters, which the wrappers add to: per type,
+     * time (ticks) and calls of this rank; dense per-world-rank counters.
+     * Switched by MPI_Pcontrol (a call that runs in another thread while
+     * the phase changes counts in either phase, never in none). */
+    uint64_t *type_ticks, *type_calls;
+    uint64_t *sent_bytes, *sent_msgs;
+    uint64_t *recv_bytes, *recv_msgs;
+    uint64_t *rma_bytes, *rma_ops;
+
+    /* (What a wrapper reads comes first, above: two cache lines.) */
     int64_t t_init, t_finalize; /* ticks */
 
     /* Facts about this process, taken at MPI_Init so that a partial
@@ -262,11 +297,6 @@ typedef struct cp_state {
     int64_t job_start;
     char job_host[CP_HOST_LEN];
 
-    /* The CUDA driver, when the application has loaded it (cuda.c):
-     * send buffers are classified while `cuda` is set; until then the
-     * wrappers look for the driver again once cuda_look_at has passed. */
-    int cuda;
-    int64_t cuda_look_at; /* ticks */
     /* Bytes sent from each kind of memory but host, which is what the
      * other bytes sent leave (the writer works it out). */
     uint64_t kind_bytes[CP_MEM_KINDS];
@@ -276,21 +306,38 @@ typedef struct cp_state {
     char gpu_bus_id[CP_BUS_ID_LEN];
     uint64_t gpu_mem_used;
 
-    /* Per type: time (ticks) and calls of this rank. */
-    uint64_t type_ticks[CP_NTYPES];
-    uint64_t type_calls[CP_NTYPES];
-
-    /* Dense per-world-rank counters of this rank. */
-    uint64_t *sent_bytes, *sent_msgs;
-    uint64_t *recv_bytes, *recv_msgs;
-    uint64_t *rma_bytes, *rma_ops;
+    /* The phases this rank has entered, in the order it entered them
+     * (phases[0]: level 1, from MPI_Init), and the index of the current
+     * one.  Each keeps its own counters; the profile's totals are their
+     * sums, so a run that never changes phase records as it always did.
+     * A phase's block is allocated by MPI_Pcontrol when the phase is
+     * first entered, never on a wrapper's path. */
+    struct cp_phase {
+        int level;
+        uint64_t type_ticks[CP_NTYPES];
+        uint64_t type_calls[CP_NTYPES];
+        uint64_t *rows; /* CP_ROWS x world_size */
+    } phases[CP_MAX_PHASES];
+    int nphases, phase;
 
     pthread_mutex_t lock; /* communicator records and handle caches */
     cp_comm *comms;       /* published with a release store */
+    cp_cart *carts;       /* oldest first; the last one's next is
+                           * published with a release store */
     int comm_keyval, win_keyval;
-} cp_state;
+} __attribute__((aligned(64))) cp_state;
 
 extern cp_state cp;
+
+/* The records of c in the current phase (CP_NTYPES of them); NULL when
+ * memory is short. */
+cp_coll *cp_phase_colls(cp_comm *c, int phase);
+static inline cp_coll *cp_colls(cp_comm *c)
+{
+    int i = __atomic_load_n(&cp.phase, __ATOMIC_RELAXED);
+    cp_coll *k = __atomic_load_n(&c->phase[i], __ATOMIC_ACQUIRE);
+    return __builtin_expect(k != NULL, 1) ? k : cp_phase_colls(c, i);
+}
 
 static inline int cp_on(void)
 {
@@ -396,14 +443,60 @@ static inline int cp_status_cancelled(const MPI_Status *st)
 #endif
 }
 
-/* Point-to-point accounting.  `buf` is the send buffer, whose memory
- * kind the bytes count under (cp_kind). */
-void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt,
-             const void *buf);
-void cp_received(MPI_Comm comm, const MPI_Status *st);
-void cp_received_rec(const cp_comm *rec, const MPI_Status *st);
-/* The same, with the peer as a world rank. */
-void cp_sent_world(int world, uint64_t bytes, const void *buf);
+/* World rank of comm rank `r` in the group that point-to-point calls on
+ * `comm` address (the remote group of an intercommunicator); -1 for
+ * MPI_PROC_NULL, MPI_ANY_SOURCE or out of range.  On MPI_COMM_WORLD, where
+ * most calls go, without a call: the rank is the world rank. */
+int cp_peer_world_other(MPI_Comm comm, int r);
+static inline int cp_peer_world(MPI_Comm comm, int r)
+{
+    if (r < 0)
+        return -1;
+    if (comm == MPI_COMM_WORLD)
+        return r < cp.world_size ? r : -1;
+    return cp_peer_world_other(comm, r);
+}
+
+/* Point-to-point accounting, inline in the wrappers: on MPI_COMM_WORLD a
+ * send or a receive costs its additions and no call but cp_bytes (the
+ * receive path's calls were a fifth of a wrapper's cost left beside the
+ * clock, bench/README.md).  `buf` is the send buffer, whose memory kind
+ * the bytes count under (cp_kind); `world` the peer as a world rank. */
+static inline void cp_sent_world(int world, uint64_t bytes, const void *buf)
+{
+    if (world < 0 || world >= cp.world_size)
+        return;
+    cp_add(&cp.sent_bytes[world], bytes);
+    cp_add(&cp.sent_msgs[world], 1);
+    cp_kind(buf, bytes);
+}
+
+static inline void cp_sent(MPI_Comm comm, int dest, int count,
+                           MPI_Datatype dt, const void *buf)
+{
+    int world = cp_peer_world(comm, dest);
+    if (world >= 0) /* not MPI_PROC_NULL: worth a datatype's size */
+        cp_sent_world(world, cp_bytes(count, dt), buf);
+}
+
+/* A receive from world rank `world` as its status tells. */
+static inline void cp_received_world(int world, const MPI_Status *st)
+{
+    if (world < 0 || world >= cp.world_size)
+        return;
+    cp_add(&cp.recv_bytes[world], cp_status_bytes(st));
+    cp_add(&cp.recv_msgs[world], 1);
+}
+
+static inline void cp_received(MPI_Comm comm, const MPI_Status *st)
+{
+    cp_received_world(cp_peer_world(comm, st->MPI_SOURCE), st);
+}
+
+static inline void cp_received_rec(const cp_comm *rec, const MPI_Status *st)
+{
+    cp_received_world(cp_comm_world(rec, st->MPI_SOURCE), st);
+}
 
 /* Collective accounting: one call of `ticks` with `bytes` of this rank's
  * send buffer `buf` (the receive buffer where the call is MPI_IN_PLACE). */

@@ -147,6 +147,13 @@ static void free_heap(void **p)
 #define FC_POST_REQ_OUT(x)                                                   \
     if (FC_OK)                                                               \
         *x = PMPI_Request_c2f(c_##x);
+/* COMM_OUT(x): a new communicator. */
+#define FC_PARAM_COMM_OUT(x) , MPI_Fint *x
+#define FC_DECL_COMM_OUT(x) MPI_Comm c_##x = MPI_COMM_NULL;
+#define FC_ARG_COMM_OUT(x) , &c_##x
+#define FC_POST_COMM_OUT(x)                                                  \
+    if (FC_OK)                                                               \
+        *x = PMPI_Comm_c2f(c_##x);
 /* REQ(x): a request the call may change (Start, Request_free); REQ_DONE(x)
  * one it may complete (Wait, Test). */
 #define FC_PARAM_REQ(x) , MPI_Fint *x

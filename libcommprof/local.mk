@@ -22,7 +22,8 @@ EXTRA_DIST += libcommprof/commprof.pc.in
 # (tests/commprof_check.py) by one script each.
 check_PROGRAMS += tests/mpi/pattern tests/mpi/p2p_all tests/mpi/coll_all \
 	tests/mpi/intercomm tests/mpi/rma_all tests/mpi/threads tests/mpi/abort \
-	tests/mpi/timing tests/mpi/requests tests/mpi/memkinds
+	tests/mpi/timing tests/mpi/requests tests/mpi/memkinds tests/mpi/phases \
+	tests/mpi/cart
 CP_TEST_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 tests_mpi_pattern_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_pattern_LDADD = $(MPI_LIBS)
@@ -44,6 +45,10 @@ tests_mpi_requests_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_requests_LDADD = $(MPI_LIBS)
 tests_mpi_memkinds_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_memkinds_LDADD = $(MPI_LIBS)
+tests_mpi_phases_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_phases_LDADD = $(MPI_LIBS)
+tests_mpi_cart_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_cart_LDADD = $(MPI_LIBS)
 # A stand-in for the CUDA driver that tests/mpi/memkinds loads: a shared
 # library with the driver's name, libcuda.so.1; never installed.
 CUDA_SHIM = tests/cudashim/libcuda.so.1
@@ -58,6 +63,8 @@ CP_TESTS = tests/commprof_pattern.sh tests/commprof_p2p.sh \
 	tests/commprof_coll.sh tests/commprof_intercomm.sh tests/commprof_rma.sh \
 	tests/commprof_threads.sh tests/commprof_abort.sh tests/commprof_crash.sh \
 	tests/commprof_timing.sh tests/commprof_requests.sh \
-	tests/commprof_memkinds.sh
+	tests/commprof_memkinds.sh tests/commprof_phases.sh \
+	tests/commprof_cart.sh
 TESTS += $(CP_TESTS)
-EXTRA_DIST += $(CP_TESTS) tests/commprof_lib.sh tests/commprof_check.py
+EXTRA_DIST += $(CP_TESTS) tests/commprof_lib.sh tests/commprof_check.py \
+	tests/mpi/end_early.h

@@ -84,6 +84,22 @@ static void sizes_init(void)
     }
 }
 
+/* Make phase i (index into cp.phases) the one the wrappers add to. */
+static void enter(int i)
+{
+    struct cp_phase *ph = &cp.phases[i];
+    size_t n = (size_t)cp.world_size;
+    cp.type_ticks = ph->type_ticks;
+    cp.type_calls = ph->type_calls;
+    cp.sent_bytes = ph->rows;
+    cp.sent_msgs = ph->rows + n;
+    cp.recv_bytes = ph->rows + 2 * n;
+    cp.recv_msgs = ph->rows + 3 * n;
+    cp.rma_bytes = ph->rows + 4 * n;
+    cp.rma_ops = ph->rows + 5 * n;
+    __atomic_store_n(&cp.phase, i, __ATOMIC_RELEASE);
+}
+
 void cp_start(void)
 {
     if (cp.initialized)
@@ -96,8 +112,7 @@ void cp_start(void)
     cp.threaded = level == MPI_THREAD_MULTIPLE;
     PMPI_Comm_rank(MPI_COMM_WORLD, &cp.world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &cp.world_size);
-    size_t n = (size_t)cp.world_size;
-    uint64_t *block = calloc(6 * n, sizeof *block);
+    uint64_t *block = calloc(CP_ROWS * (size_t)cp.world_size, sizeof *block);
     if (!block || cp_tables_init() != 0) {
         cp_warn("out of memory at MPI_Init: profiling disabled");
         free(block);
@@ -105,12 +120,10 @@ void cp_start(void)
         cp.enabled = 0;
         return;
     }
-    cp.sent_bytes = block;
-    cp.sent_msgs = block + n;
-    cp.recv_bytes = block + 2 * n;
-    cp.recv_msgs = block + 3 * n;
-    cp.rma_bytes = block + 4 * n;
-    cp.rma_ops = block + 5 * n;
+    cp.phases[0].level = 1;
+    cp.phases[0].rows = block;
+    cp.nphases = 1;
+    enter(0);
     cp_comm_keyval_create();
     PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN,
                            &cp.win_keyval, NULL);
@@ -140,12 +153,20 @@ void cp_finish(void)
     cp_partial_teardown();
     cp_tables_free();
     cp_comms_free();
-    free(cp.sent_bytes);
+    for (int i = 0; i < cp.nphases; i++) {
+        free(cp.phases[i].rows);
+        cp.phases[i].rows = NULL;
+    }
     cp.sent_bytes = NULL;
 }
 
 /* MPI_Pcontrol(0) stops recording, (1) starts it, (2) clears what was
- * recorded so far; other levels are ignored, as the standard allows.
+ * recorded so far (every phase), as the MPI standard and mpiP have them;
+ * (k) for k >= 3 starts phase k, and recording: what follows is recorded
+ * in phase k until another phase starts, and entering phase k again adds
+ * to it.  The first phase, from MPI_Init, is level 1.  mpiP gives levels
+ * 3 and 4 to reports, which a profile written once at the end has no use
+ * for.  Negative levels are ignored, as the standard allows.
  * Words are cleared one by one with atomic stores: other threads may be
  * adding to them. */
 static void zero(uint64_t *a, size_t n)
@@ -156,22 +177,61 @@ static void zero(uint64_t *a, size_t n)
 
 static void clear_counters(void)
 {
-    zero(cp.type_ticks, CP_NTYPES);
-    zero(cp.type_calls, CP_NTYPES);
     zero(cp.kind_bytes, CP_MEM_KINDS);
-    zero(cp.sent_bytes, 6 * (size_t)cp.world_size);
+    for (int i = 0; i < cp.nphases; i++) {
+        zero(cp.phases[i].type_ticks, CP_NTYPES);
+        zero(cp.phases[i].type_calls, CP_NTYPES);
+        zero(cp.phases[i].rows, CP_ROWS * (size_t)cp.world_size);
+    }
     pthread_mutex_lock(&cp.lock);
     for (cp_comm *c = cp.comms; c; c = c->next)
-        for (int t = 0; t < CP_NTYPES; t++) {
-            cp_coll *k = &c->coll[t];
-            zero(&k->calls, 1);
-            zero(&k->bytes, 1);
-            zero(&k->ticks, 1);
-            uint64_t *peers = __atomic_load_n(&k->peers, __ATOMIC_ACQUIRE);
-            if (peers)
-                zero(peers, (size_t)cp_comm_peers(c));
+        for (int i = 0; i < CP_MAX_PHASES; i++) {
+            cp_coll *ks = __atomic_load_n(&c->phase[i], __ATOMIC_ACQUIRE);
+            for (int t = 0; ks && t < CP_NTYPES; t++) {
+                cp_coll *k = &ks[t];
+                zero(&k->calls, 1);
+                zero(&k->bytes, 1);
+                zero(&k->ticks, 1);
+                uint64_t *peers = __atomic_load_n(&k->peers, __ATOMIC_ACQUIRE);
+                if (peers)
+                    zero(peers, (size_t)cp_comm_peers(c));
+            }
         }
     pthread_mutex_unlock(&cp.lock);
+}
+
+/* Enter the phase of `level`, made on its first entry.  A new phase's
+ * block is published before the phase count that lets a partial profile
+ * written from a signal handler see it. */
+static void start_phase(int level)
+{
+    int i = 0;
+    while (i < cp.nphases && cp.phases[i].level != level)
+        i++;
+    if (i == cp.nphases) {
+        static int warned;
+        uint64_t *rows = NULL;
+        if (i < CP_MAX_PHASES)
+            rows = calloc(CP_ROWS * (size_t)cp.world_size, sizeof *rows);
+        if (!rows) {
+            int now = cp.phases[cp.phase].level;
+            if (!warned && i < CP_MAX_PHASES)
+                cp_warn("MPI_Pcontrol(%d): out of memory for a new phase; "
+                        "recording goes on in phase %d",
+                        level, now);
+            else if (!warned)
+                cp_warn("MPI_Pcontrol(%d): more than %d phases; recording "
+                        "goes on in phase %d (levels of later phases are "
+                        "not recorded)",
+                        level, CP_MAX_PHASES, now);
+            warned = 1;
+            return;
+        }
+        cp.phases[i].level = level;
+        cp.phases[i].rows = rows;
+        __atomic_store_n(&cp.nphases, i + 1, __ATOMIC_RELEASE);
+    }
+    enter(i);
 }
 
 int MPI_Pcontrol(const int level, ...)
@@ -184,6 +244,12 @@ int MPI_Pcontrol(const int level, ...)
         __atomic_store_n(&cp.recording, 1, __ATOMIC_RELAXED);
     else if (level == 2)
         clear_counters();
+    else if (level >= 3) {
+        pthread_mutex_lock(&cp.lock);
+        start_phase(level);
+        pthread_mutex_unlock(&cp.lock);
+        __atomic_store_n(&cp.recording, 1, __ATOMIC_RELAXED);
+    }
     return MPI_SUCCESS;
 }
 
@@ -235,50 +301,21 @@ void cp_rma(MPI_Win win, int target, uint64_t bytes, const void *buf)
     cp_kind(buf, bytes);
 }
 
-void cp_sent_world(int world, uint64_t bytes, const void *buf)
+cp_coll *cp_phase_colls(cp_comm *c, int phase)
 {
-    if (world < 0 || world >= cp.world_size)
-        return;
-    cp_add(&cp.sent_bytes[world], bytes);
-    cp_add(&cp.sent_msgs[world], 1);
-    cp_kind(buf, bytes);
+    cp_coll *k = calloc(CP_NTYPES, sizeof *k), *expected = NULL;
+    if (k && !__atomic_compare_exchange_n(&c->phase[phase], &expected, k, 0,
+                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        free(k); /* another thread was first */
+        k = expected;
+    }
+    return k;
 }
 
-void cp_sent(MPI_Comm comm, int dest, int count, MPI_Datatype dt,
-             const void *buf)
+/* The record k (of c) with room for per-peer bytes; NULL when memory is
+ * short. */
+static uint64_t *peers_of(const cp_comm *c, cp_coll *k)
 {
-    int world = cp_peer_world(comm, dest);
-    if (world >= 0) /* not MPI_PROC_NULL: worth a datatype's size */
-        cp_sent_world(world, cp_bytes(count, dt), buf);
-}
-
-/* Count a receive from world rank `world` as its status tells. */
-static void received_from(int world, const MPI_Status *st)
-{
-    if (world < 0 || world >= cp.world_size)
-        return;
-    cp_add(&cp.recv_bytes[world], cp_status_bytes(st));
-    cp_add(&cp.recv_msgs[world], 1);
-}
-
-void cp_received(MPI_Comm comm, const MPI_Status *st)
-{
-    if (st->MPI_SOURCE >= 0)
-        received_from(cp_peer_world(comm, st->MPI_SOURCE), st);
-}
-
-void cp_received_rec(const cp_comm *rec, const MPI_Status *st)
-{
-    int world = cp_comm_world(rec, st->MPI_SOURCE);
-    if (world >= 0)
-        received_from(world, st);
-}
-
-/* The record of type t on c, with room for per-peer bytes; NULL when
- * memory is short. */
-static uint64_t *peers_of(cp_comm *c, cp_type t)
-{
-    cp_coll *k = &c->coll[t];
     uint64_t *p = __atomic_load_n(&k->peers, __ATOMIC_ACQUIRE);
     if (p)
         return p;
@@ -290,6 +327,14 @@ static uint64_t *peers_of(cp_comm *c, cp_type t)
         p = expected;
     }
     return p;
+}
+
+/* The record of type t on c in the current phase; NULL without c or
+ * when memory is short. */
+static cp_coll *rec_of(cp_comm *c, cp_type t)
+{
+    cp_coll *k = c ? cp_colls(c) : NULL;
+    return k ? k + t : NULL;
 }
 
 static void add_call(cp_coll *k, uint64_t bytes, int64_t ticks,
@@ -304,14 +349,16 @@ static void add_call(cp_coll *k, uint64_t bytes, int64_t ticks,
 void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks,
                  const void *buf)
 {
-    cp_comm *c = cp_comm_get(comm);
-    if (c)
-        add_call(&c->coll[t], bytes, ticks, buf);
+    cp_coll *k = rec_of(cp_comm_get(comm), t);
+    if (k)
+        add_call(k, bytes, ticks, buf);
 }
 
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks)
 {
-    cp_add(&rec->coll[t].ticks, (uint64_t)(ticks > 0 ? ticks : 0));
+    cp_coll *k = rec_of(rec, t);
+    if (k)
+        cp_add(&k->ticks, (uint64_t)(ticks > 0 ? ticks : 0));
 }
 
 void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
@@ -319,7 +366,8 @@ void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
                    const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
-    uint64_t *peers = c ? peers_of(c, t) : NULL;
+    cp_coll *k = rec_of(c, t);
+    uint64_t *peers = k ? peers_of(c, k) : NULL;
     if (!peers)
         return;
     uint64_t sum = 0;
@@ -328,7 +376,7 @@ void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
         cp_add(&peers[i], b);
         sum += b;
     }
-    add_call(&c->coll[t], sum, ticks, buf);
+    add_call(k, sum, ticks, buf);
 }
 
 void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
@@ -336,16 +384,17 @@ void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
                        int64_t ticks, const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
-    if (!c)
+    cp_coll *k = rec_of(c, t);
+    if (!k)
         return;
     /* An intercommunicator's root (MPI_ROOT) sends to every remote
      * member; an intracommunicator's to every member but itself. */
     int me = c->remote_size ? -1 : cp_comm_rank(comm);
     if (root != MPI_ROOT && (me < 0 || root != me)) {
-        add_call(&c->coll[t], 0, ticks, NULL);
+        add_call(k, 0, ticks, NULL);
         return;
     }
-    uint64_t *peers = peers_of(c, t);
+    uint64_t *peers = peers_of(c, k);
     uint64_t block = counts ? 0 : cp_bytes(count, type), sum = 0;
     for (int i = 0, n = cp_comm_peers(c); i < n; i++) {
         uint64_t b = counts ? cp_bytes(counts[i], type) : block;
@@ -353,27 +402,28 @@ void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
         if (i != me && peers)
             cp_add(&peers[i], b);
     }
-    add_call(&c->coll[t], one_block ? block : sum, ticks, buf);
+    add_call(k, one_block ? block : sum, ticks, buf);
 }
 
 void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
                      MPI_Datatype type, int64_t ticks, const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
-    if (!c)
+    cp_coll *k = rec_of(c, t);
+    if (!k)
         return;
     if (root == MPI_ROOT || root == MPI_PROC_NULL) {
-        add_call(&c->coll[t], 0, ticks, NULL);
+        add_call(k, 0, ticks, NULL);
         return;
     }
     uint64_t bytes = cp_bytes(count, type);
     if (root >= 0 && root < cp_comm_peers(c) &&
         (c->remote_size || root != cp_comm_rank(comm))) {
-        uint64_t *peers = peers_of(c, t);
+        uint64_t *peers = peers_of(c, k);
         if (peers)
             cp_add(&peers[root], bytes);
     }
-    add_call(&c->coll[t], bytes, ticks, buf);
+    add_call(k, bytes, ticks, buf);
 }
 
 void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
@@ -383,9 +433,10 @@ void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
     cp_comm *c;
     const int *out;
     int n = cp_comm_neighbors(comm, &c, &out);
-    if (n < 0)
+    cp_coll *k = n < 0 ? NULL : rec_of(c, t);
+    if (!k)
         return;
-    uint64_t *peers = peers_of(c, t);
+    uint64_t *peers = peers_of(c, k);
     int each = counts || types; /* a count or type per neighbour */
     uint64_t block = each ? 0 : cp_bytes(count, type), sum = 0;
     for (int j = 0; j < n; j++) {
@@ -396,5 +447,5 @@ void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
         if (out[j] >= 0 && peers)
             cp_add(&peers[out[j]], b);
     }
-    add_call(&c->coll[t], one_block ? block : sum, ticks, buf);
+    add_call(k, one_block ? block : sum, ticks, buf);
 }

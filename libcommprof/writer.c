@@ -139,7 +139,14 @@ static int write_atomically(out *o, const char *tmp, const char *path,
 
 /* ------------------------------------------------- the document's pieces */
 
-static void put_header(out *o, int partial)
+/* put_header's list of phase levels (ascending; written when more than
+ * one). */
+typedef struct levels {
+    int n;
+    int level[CP_MAX_PHASES];
+} levels;
+
+static void put_header(out *o, int partial, const levels *lv)
 {
     put(o, "{\n  \"format\": \"" COMMPROF_FORMAT "\",\n  \"version\": ");
     put_u(o, COMMPROF_VERSION);
@@ -167,6 +174,13 @@ static void put_header(out *o, int partial)
         put(o, t ? ", \"" : "\"");
         put(o, cp_type_names[t]);
         put(o, "\"");
+    }
+    if (lv->n > 1) {
+        put(o, "],\n  \"phases\": [");
+        for (int i = 0; i < lv->n; i++) {
+            put(o, i ? ", " : "");
+            put_u(o, (uint64_t)lv->level[i]);
+        }
     }
     put(o, "],\n  \"ranks\": [\n");
 }
@@ -211,6 +225,25 @@ static void put_facts(out *o, const facts *f, uint64_t mpi)
     put(o, "}");
 }
 
+/* "types": {...}: time and calls of the types called. */
+static void put_types(out *o, const uint64_t *ns, const uint64_t *calls)
+{
+    put(o, "\"types\": {");
+    int first = 1;
+    for (int t = 0; t < CP_NTYPES; t++)
+        if (calls[t]) {
+            put(o, first ? "\"" : ", \"");
+            put(o, cp_type_names[t]);
+            put(o, "\": {\"ns\": ");
+            put_u(o, ns[t]);
+            put(o, ", \"calls\": ");
+            put_u(o, calls[t]);
+            put(o, "}");
+            first = 0;
+        }
+    put(o, "}");
+}
+
 /* A rank's facts and types, up to its "sent" row. */
 static void put_rank_head(out *o, int rank, const char *host, int local,
                           const char *cpus, const facts *f,
@@ -232,20 +265,9 @@ static void put_rank_head(out *o, int rank, const char *host, int local,
     put(o, ", \"mpi_ns\": ");
     put_u(o, mpi);
     put_facts(o, f, mpi);
-    put(o, ",\n     \"types\": {");
-    int first = 1;
-    for (int t = 0; t < CP_NTYPES; t++)
-        if (calls[t]) {
-            put(o, first ? "\"" : ", \"");
-            put(o, cp_type_names[t]);
-            put(o, "\": {\"ns\": ");
-            put_u(o, ns[t]);
-            put(o, ", \"calls\": ");
-            put_u(o, calls[t]);
-            put(o, "}");
-            first = 0;
-        }
-    put(o, "},\n     \"sent\": ");
+    put(o, ",\n     ");
+    put_types(o, ns, calls);
+    put(o, ",\n     \"sent\": ");
 }
 
 /* What comes before row i (1: received, 2: rma) and after the last. */
@@ -293,11 +315,18 @@ static void put_comm_head(out *o, int id, int size, const uint64_t *mw,
     put(o, ",\n     \"collectives\": [");
 }
 
-/* One rank's record of one type, up to its peers. */
-static void put_record(out *o, int first, int rank, uint64_t type,
+/* One rank's record of one type, up to its peers; in "phase_collectives"
+ * (level > 0) with its phase. */
+static void put_record(out *o, int first, int level, int rank, uint64_t type,
                        uint64_t calls, uint64_t bytes, uint64_t ns)
 {
-    put(o, first ? "\n       {\"rank\": " : ",\n       {\"rank\": ");
+    put(o, first ? "\n       {" : ",\n       {");
+    if (level > 0) {
+        put(o, "\"phase\": ");
+        put_u(o, (uint64_t)level);
+        put(o, ", ");
+    }
+    put(o, "\"rank\": ");
     put_u(o, (uint64_t)rank);
     put(o, ", \"type\": \"");
     put(o, type < CP_NTYPES ? cp_type_names[type] : "?");
@@ -430,22 +459,150 @@ static void word(words *b, uint64_t v)
     b->w[b->n++] = v;
 }
 
-/* Sparse rows of one dense per-world-rank pair of counters. */
-static void pack_row(words *b, const uint64_t *bytes, const uint64_t *msgs)
+/* What a piece of the document is written from: every phase summed
+ * (ph < 0), or phase ph alone (an index into cp.phases).  Everything
+ * here is async-signal-safe: a partial profile reads the counters where
+ * they are, while other threads may still add to them. */
+static int phase_count(void)
+{
+    return __atomic_load_n(&cp.nphases, __ATOMIC_ACQUIRE);
+}
+
+/* Word i of row `row` (0 sent bytes .. 5 rma operations, CP_ROWS). */
+static uint64_t row_at(int ph, int row, int i)
+{
+    size_t at = (size_t)row * (size_t)cp.world_size + (size_t)i;
+    if (ph >= 0)
+        return cp_load(&cp.phases[ph].rows[at]);
+    uint64_t sum = 0;
+    for (int p = 0, n = phase_count(); p < n; p++)
+        sum += cp_load(&cp.phases[p].rows[at]);
+    return sum;
+}
+
+static void type_words(int ph, uint64_t *ticks, uint64_t *calls)
+{
+    for (int t = 0; t < CP_NTYPES; t++) {
+        ticks[t] = calls[t] = 0;
+        for (int p = ph < 0 ? 0 : ph, n = ph < 0 ? phase_count() : ph + 1;
+             p < n; p++) {
+            ticks[t] += cp_load(&cp.phases[p].type_ticks[t]);
+            calls[t] += cp_load(&cp.phases[p].type_calls[t]);
+        }
+    }
+}
+
+/* A collective record of c summed as ph says: calls, bytes, ticks, and
+ * the bytes to member i (peer >= 0) instead when asked. */
+typedef struct coll_sum {
+    uint64_t calls, bytes, ticks;
+} coll_sum;
+
+static coll_sum coll_at(const cp_comm *c, int ph, int t)
+{
+    coll_sum s = {0, 0, 0};
+    for (int p = ph < 0 ? 0 : ph, n = ph < 0 ? phase_count() : ph + 1; p < n;
+         p++) {
+        const cp_coll *k = __atomic_load_n(&c->phase[p], __ATOMIC_ACQUIRE);
+        if (!k)
+            continue;
+        s.calls += cp_load(&k[t].calls);
+        s.bytes += cp_load(&k[t].bytes);
+        s.ticks += cp_load(&k[t].ticks);
+    }
+    return s;
+}
+
+static uint64_t peer_at(const cp_comm *c, int ph, int t, int i)
+{
+    uint64_t sum = 0;
+    for (int p = ph < 0 ? 0 : ph, n = ph < 0 ? phase_count() : ph + 1; p < n;
+         p++) {
+        const cp_coll *k = __atomic_load_n(&c->phase[p], __ATOMIC_ACQUIRE);
+        const uint64_t *peers =
+            k ? __atomic_load_n(&k[t].peers, __ATOMIC_ACQUIRE) : NULL;
+        if (peers)
+            sum += cp_load(&peers[i]);
+    }
+    return sum;
+}
+
+/* The indices of this rank's phases in ascending level. */
+static int phase_order(int *ord)
+{
+    int n = phase_count();
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        for (; j > 0 && cp.phases[ord[j - 1]].level > cp.phases[i].level; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = i;
+    }
+    return n;
+}
+
+/* Sparse rows of a pair of counter rows (bytes, then messages). */
+static void pack_row(words *b, int ph, int row)
 {
     uint64_t nnz = 0;
     for (int i = 0; i < cp.world_size; i++)
-        nnz += bytes[i] || msgs[i];
+        nnz += row_at(ph, row, i) || row_at(ph, row + 1, i);
     word(b, nnz);
-    for (int i = 0; i < cp.world_size; i++)
-        if (bytes[i] || msgs[i]) {
+    for (int i = 0; i < cp.world_size; i++) {
+        uint64_t bytes = row_at(ph, row, i), msgs = row_at(ph, row + 1, i);
+        if (bytes || msgs) {
             word(b, (uint64_t)i);
-            word(b, bytes[i]);
-            word(b, msgs[i]);
+            word(b, bytes);
+            word(b, msgs);
         }
+    }
 }
 
-static void pack_comm(words *b, const cp_comm *c, cp_rate r)
+/* Types in ns and the three rows, as ph says. */
+static void pack_counters(words *b, int ph, cp_rate r)
+{
+    uint64_t ticks[CP_NTYPES], calls[CP_NTYPES];
+    type_words(ph, ticks, calls);
+    for (int t = 0; t < CP_NTYPES; t++) {
+        word(b, cp_ns(ticks[t], r));
+        word(b, calls[t]);
+    }
+    for (int row = 0; row < CP_ROWS; row += 2)
+        pack_row(b, ph, row);
+}
+
+/* c's records as ph says: their number, then each. */
+static void pack_recs(words *b, const cp_comm *c, int ph, cp_rate r)
+{
+    int npeers = cp_comm_peers(c);
+    uint64_t used = 0;
+    for (int t = 0; t < CP_NTYPES; t++)
+        used += coll_at(c, ph, t).calls > 0;
+    word(b, used);
+    for (int t = 0; t < CP_NTYPES; t++) {
+        coll_sum k = coll_at(c, ph, t);
+        if (!k.calls)
+            continue;
+        word(b, (uint64_t)t);
+        word(b, k.calls);
+        word(b, k.bytes);
+        word(b, cp_ns(k.ticks, r));
+        uint64_t nnz = 0;
+        for (int i = 0; i < npeers; i++)
+            nnz += peer_at(c, ph, t, i) != 0;
+        word(b, nnz);
+        for (int i = 0; i < npeers; i++)
+            if (peer_at(c, ph, t, i)) {
+                word(b, (uint64_t)i);
+                word(b, peer_at(c, ph, t, i));
+            }
+    }
+}
+
+/* A communicator: its groups, its records over all phases, and, when this
+ * rank has several phases, each phase's (level, records) in ascending
+ * level. */
+static void pack_comm(words *b, const cp_comm *c, const int *ord, int nph,
+                      cp_rate r)
 {
     word(b, (uint64_t)c->size);
     for (int i = 0; i < c->size; i++)
@@ -453,28 +610,11 @@ static void pack_comm(words *b, const cp_comm *c, cp_rate r)
     word(b, (uint64_t)c->remote_size);
     for (int i = 0; i < c->remote_size; i++)
         word(b, (uint64_t)c->remote[i]);
-    int npeers = cp_comm_peers(c);
-    uint64_t used = 0;
-    for (int t = 0; t < CP_NTYPES; t++)
-        used += c->coll[t].calls > 0;
-    word(b, used);
-    for (int t = 0; t < CP_NTYPES; t++) {
-        const cp_coll *k = &c->coll[t];
-        if (!k->calls)
-            continue;
-        word(b, (uint64_t)t);
-        word(b, k->calls);
-        word(b, k->bytes);
-        word(b, cp_ns(k->ticks, r));
-        uint64_t nnz = 0;
-        for (int i = 0; k->peers && i < npeers; i++)
-            nnz += k->peers[i] != 0;
-        word(b, nnz);
-        for (int i = 0; k->peers && i < npeers; i++)
-            if (k->peers[i]) {
-                word(b, (uint64_t)i);
-                word(b, k->peers[i]);
-            }
+    pack_recs(b, c, -1, r);
+    word(b, nph > 1 ? (uint64_t)nph : 0);
+    for (int p = 0; nph > 1 && p < nph; p++) {
+        word(b, (uint64_t)cp.phases[ord[p]].level);
+        pack_recs(b, c, ord[p], r);
     }
 }
 
@@ -496,11 +636,11 @@ static void own_facts(facts *f, uint64_t wall)
     f->gpu_bus_id[CP_BUS_ID_LEN - 1] = '\0';
     uint64_t total = 0, others = 0;
     for (int i = 0; i < cp.world_size; i++)
-        total += cp_load(&cp.sent_bytes[i]) + cp_load(&cp.rma_bytes[i]);
+        total += row_at(-1, 0, i) + row_at(-1, 4, i);
     for (const cp_comm *c = __atomic_load_n(&cp.comms, __ATOMIC_ACQUIRE); c;
          c = c->next)
         for (int t = 0; t < CP_NTYPES; t++)
-            total += cp_load(&c->coll[t].bytes);
+            total += coll_at(c, -1, t).bytes;
     for (int k = CP_MEM_HOST + 1; k < CP_MEM_KINDS; k++) {
         f->kinds[k] = cp_load(&cp.kind_bytes[k]);
         others += f->kinds[k];
@@ -525,26 +665,66 @@ static void pack_facts(words *b, const facts *f)
 }
 
 /* Times go in ns, converted at this rank's rate. */
+
+/* Times go in ns, converted at this rank's rate.  The words: wall time,
+ * the counters over all phases, the facts, then (with several phases)
+ * their number and each one's level and counters, then the
+ * communicators. */
 static void pack(words *b)
 {
     cp_rate r = cp_clock_rate();
     facts f;
     own_facts(&f, cp_ns((uint64_t)(cp.t_finalize - cp.t_init), r));
+    int ord[CP_MAX_PHASES], nph = phase_order(ord);
     word(b, f.wall);
+    uint64_t ticks[CP_NTYPES], calls[CP_NTYPES];
+    type_words(-1, ticks, calls);
     for (int t = 0; t < CP_NTYPES; t++) {
-        word(b, cp_ns(cp.type_ticks[t], r));
-        word(b, cp.type_calls[t]);
+        word(b, cp_ns(ticks[t], r));
+        word(b, calls[t]);
     }
     pack_facts(b, &f);
-    pack_row(b, cp.sent_bytes, cp.sent_msgs);
-    pack_row(b, cp.recv_bytes, cp.recv_msgs);
-    pack_row(b, cp.rma_bytes, cp.rma_ops);
+    for (int row = 0; row < CP_ROWS; row += 2)
+        pack_row(b, -1, row);
+    word(b, nph > 1 ? (uint64_t)nph : 0);
+    for (int p = 0; nph > 1 && p < nph; p++) {
+        word(b, (uint64_t)cp.phases[ord[p]].level);
+        pack_counters(b, ord[p], r);
+    }
     uint64_t ncomms = 0;
     for (cp_comm *c = cp.comms; c; c = c->next)
         ncomms++;
     word(b, ncomms);
     for (cp_comm *c = cp.comms; c; c = c->next)
-        pack_comm(b, c, r);
+        pack_comm(b, c, ord, nph, r);
+    uint64_t ncarts = 0;
+    for (const cp_cart *c = cp.carts; c; c = c->next)
+        ncarts++;
+    word(b, ncarts);
+    for (const cp_cart *c = cp.carts; c; c = c->next) {
+        word(b, (uint64_t)c->ndims);
+        for (int d = 0; d < c->ndims; d++)
+            word(b, (uint64_t)c->dims[d]);
+        for (int d = 0; d < c->ndims; d++)
+            word(b, (uint64_t)c->periods[d]);
+        word(b, (uint64_t)c->size);
+        for (int i = 0; i < c->size; i++)
+            word(b, (uint64_t)c->members[i]);
+    }
+}
+
+/* One element of "cartesian", from words or from a record. */
+static void put_cart(out *o, int first, int ndims, const uint64_t *w,
+                     const cp_cart *c)
+{
+    put(o, first ? "\n    {\"dims\": [" : ",\n    {\"dims\": [");
+    put_ranks(o, w, c ? c->dims : NULL, ndims);
+    put(o, "], \"periods\": [");
+    put_ranks(o, w ? w + ndims : NULL, c ? c->periods : NULL, ndims);
+    put(o, "], \"members\": [");
+    int size = w ? (int)w[2 * ndims] : c->size;
+    put_ranks(o, w ? w + 2 * ndims + 1 : NULL, c ? c->members : NULL, size);
+    put(o, "]}");
 }
 
 /* A reader over one rank's words. */
@@ -572,6 +752,7 @@ static void unpack_facts(cursor *c, facts *f)
         f->kinds[k] = get(c);
 }
 
+
 /* One distinct communicator across ranks. */
 typedef struct comm_out {
     const uint64_t *desc; /* size, members..., remote_size, remote... */
@@ -579,17 +760,21 @@ typedef struct comm_out {
     int size, remote_size;
     struct contrib {
         int rank;
-        const uint64_t *recs; /* this rank's records */
+        const uint64_t *recs; /* this rank's records over all phases */
         uint64_t nrecs;
+        const uint64_t *blocks; /* its phases' records: level, nrecs, ... */
+        uint64_t nblocks;       /* 0: the rank had one phase */
     } *who;
     int nwho;
 } comm_out;
 
-/* What rank 0 writes from: every rank's words and facts. */
+/* What rank 0 writes from: every rank's words and facts, and the phase
+ * levels of the run (every rank's, ascending). */
 typedef struct gathered {
     cursor *cur;
     const char *hosts, *cpus;
     const int *local;
+    levels lv;
     comm_out *comms;
     int ncomms;
 } gathered;
@@ -625,6 +810,12 @@ static int group_comms(gathered *g)
             size_t len = (size_t)(c->w - desc);
             uint64_t nrecs = get(c);
             const uint64_t *recs = skip_recs(c, nrecs);
+            uint64_t nblocks = get(c);
+            const uint64_t *blocks = c->w;
+            for (uint64_t b = 0; b < nblocks; b++) {
+                get(c);
+                skip_recs(c, get(c));
+            }
             if (!nrecs)
                 continue;
             int j = 0;
@@ -649,7 +840,7 @@ static int group_comms(gathered *g)
             if (!w)
                 return -1;
             co->who = w;
-            w[co->nwho++] = (struct contrib){r, recs, nrecs};
+            w[co->nwho++] = (struct contrib){r, recs, nrecs, blocks, nblocks};
         }
     }
     return 0;
@@ -666,11 +857,104 @@ static void put_row_words(out *o, cursor *c)
     put(o, "]");
 }
 
+/* One element of a rank's "phases": its level, types and the three rows
+ * (read from c). */
+static void put_phase_words(out *o, int first, uint64_t level,
+                            const uint64_t *ns, const uint64_t *calls,
+                            cursor *c)
+{
+    put(o, first ? "\n      {\"phase\": " : ",\n      {\"phase\": ");
+    put_u(o, level);
+    put(o, ", ");
+    put_types(o, ns, calls);
+    put(o, ",\n       \"sent\": ");
+    put_row_words(o, c);
+    put(o, ", \"received\": ");
+    put_row_words(o, c);
+    put(o, ", \"rma\": ");
+    put_row_words(o, c);
+    put(o, "}");
+}
+
+/* Records from words, in "collectives" (level 0) or with their phase. */
+static void put_recs_words(out *o, int *first, int level, int rank,
+                           cursor *c, uint64_t nrecs)
+{
+    for (uint64_t i = 0; i < nrecs; i++) {
+        uint64_t t = get(c), calls = get(c), bytes = get(c), ns = get(c),
+                 npeers = get(c);
+        put_record(o, *first, level, rank, t, calls, bytes, ns);
+        *first = 0;
+        for (uint64_t p = 0; p < npeers; p++) {
+            uint64_t peer = get(c), b = get(c);
+            put_peer(o, p == 0, peer, b);
+        }
+        put(o, npeers ? "]}" : "}");
+    }
+}
+
+/* The Cartesian communicators of every rank, each once: those of rank 0
+ * in its order, then those of rank 1 that rank 0 lacks, and so on (each
+ * cursor is at its rank's list). */
+static void put_final_carts(out *o, gathered *g)
+{
+    const uint64_t **seen = NULL;
+    size_t *len = NULL;
+    int nseen = 0, cap = 0;
+    for (int r = 0; r < cp.world_size; r++) {
+        cursor *c = &g->cur[r];
+        uint64_t ncarts = get(c);
+        for (uint64_t k = 0; k < ncarts && c->w < c->end; k++) {
+            const uint64_t *start = c->w;
+            int ndims = (int)get(c);
+            c->w += 2 * ndims;
+            int size = (int)get(c);
+            c->w += size;
+            if (c->w > c->end)
+                break;
+            size_t n = (size_t)(c->w - start);
+            int j = 0;
+            while (j < nseen &&
+                   !(len[j] == n && !memcmp(seen[j], start, n * 8)))
+                j++;
+            if (j < nseen)
+                continue;
+            if (nseen == cap) {
+                cap = cap ? 2 * cap : 8;
+                const uint64_t **s2 = realloc(seen, (size_t)cap * sizeof *s2);
+                size_t *l2 = s2 ? realloc(len, (size_t)cap * sizeof *l2)
+                                : NULL;
+                if (s2)
+                    seen = s2;
+                if (!l2) {
+                    o->failed = 1; /* no profile rather than half one */
+                    free(seen);
+                    free(len);
+                    return;
+                }
+                len = l2;
+            }
+            seen[nseen] = start;
+            len[nseen++] = n;
+        }
+    }
+    if (nseen)
+        put(o, ",\n  \"cartesian\": [");
+    for (int j = 0; j < nseen; j++)
+        put_cart(o, j == 0, (int)seen[j][0], seen[j] + 1, NULL);
+    if (nseen)
+        put(o, "\n  ]");
+    free(seen);
+    free(len);
+}
+
+/* A run with several phases gives every rank and every record a phase:
+ * a rank that never changed phase recorded everything in phase 1. */
 static void put_final(out *o, const void *arg)
 {
     gathered *g = (gathered *)arg;
-    int n = cp.world_size;
-    put_header(o, 0);
+    int n = cp.world_size, phased = g->lv.n > 1;
+    put_header(o, 0, &g->lv);
     for (int r = 0; r < n; r++) {
         cursor *c = &g->cur[r];
         facts f;
@@ -683,9 +967,25 @@ static void put_final(out *o, const void *arg)
         unpack_facts(c, &f);
         put_rank_head(o, r, g->hosts + (size_t)r * CP_HOST_LEN, g->local[r],
                       g->cpus + (size_t)r * CP_CPUS_LEN, &f, ns, calls);
+        cursor rows = *c;
         for (int i = 0; i < 3; i++) {
             put(o, row_label[i]);
             put_row_words(o, c);
+        }
+        uint64_t nph = get(c);
+        if (phased) {
+            put(o, ",\n     \"phases\": [");
+            if (!nph)
+                put_phase_words(o, 1, 1, ns, calls, &rows);
+            for (uint64_t p = 0; p < nph; p++) {
+                uint64_t level = get(c), pns[CP_NTYPES], pcalls[CP_NTYPES];
+                for (int t = 0; t < CP_NTYPES; t++) {
+                    pns[t] = get(c);
+                    pcalls[t] = get(c);
+                }
+                put_phase_words(o, p == 0, level, pns, pcalls, c);
+            }
+            put(o, "]");
         }
         put(o, r + 1 < n ? "},\n" : "}\n");
     }
@@ -700,27 +1000,37 @@ static void put_final(out *o, const void *arg)
                       co->desc + 2 + co->size, NULL);
         int first = 1;
         for (int k = 0; k < co->nwho; k++) {
-            cursor c = {co->who[k].recs, g->cur[co->who[k].rank].end};
-            for (uint64_t i = 0; i < co->who[k].nrecs; i++) {
-                uint64_t t = get(&c), calls = get(&c), bytes = get(&c),
-                         ns = get(&c), npeers = get(&c);
-                put_record(o, first, co->who[k].rank, t, calls, bytes, ns);
-                first = 0;
-                for (uint64_t p = 0; p < npeers; p++) {
-                    uint64_t peer = get(&c), b = get(&c);
-                    put_peer(o, p == 0, peer, b);
-                }
-                put(o, npeers ? "]}" : "}");
-            }
+            const struct contrib *w = &co->who[k];
+            cursor c = {w->recs, g->cur[w->rank].end};
+            put_recs_words(o, &first, 0, w->rank, &c, w->nrecs);
         }
-        put(o, "\n     ]}");
+        put(o, "\n     ]");
+        if (phased) {
+            put(o, ",\n     \"phase_collectives\": [");
+            first = 1;
+            for (int k = 0; k < co->nwho; k++) {
+                const struct contrib *w = &co->who[k];
+                cursor c = {w->recs, g->cur[w->rank].end};
+                if (!w->nblocks)
+                    put_recs_words(o, &first, 1, w->rank, &c, w->nrecs);
+                c.w = w->blocks;
+                for (uint64_t b = 0; b < w->nblocks; b++) {
+                    int level = (int)get(&c);
+                    put_recs_words(o, &first, level, w->rank, &c, get(&c));
+                }
+            }
+            put(o, "\n     ]");
+        }
+        put(o, "}");
     }
-    put(o, "\n  ]\n}\n");
+    put(o, "\n  ]");
+    put_final_carts(o, g);
+    put(o, "\n}\n");
 }
 
 static int write_final(const uint64_t *all, const int *counts,
                        const int *displs, const char *hosts, const char *cpus,
-                       const int *local)
+                       const int *local, const int *levels_all)
 {
     const char *path = getenv("COMMPROF_OUT");
     if (!path || !*path)
@@ -729,7 +1039,23 @@ static int write_final(const uint64_t *all, const int *counts,
     char *tmp = malloc(len);
     int n = cp.world_size;
     gathered g = {malloc((size_t)n * sizeof *g.cur), hosts, cpus, local,
-                  NULL, 0};
+                  {0, {0}}, NULL, 0};
+    /* The run's levels: every rank's, ascending, each once (at most
+     * CP_MAX_PHASES are kept: more is possible only when ranks entered
+     * different phases, and then the first are written). */
+    for (int i = 0; i < n * CP_MAX_PHASES; i++) {
+        int level = levels_all[i], j = 0;
+        if (level <= 0)
+            continue;
+        while (j < g.lv.n && g.lv.level[j] < level)
+            j++;
+        if ((j < g.lv.n && g.lv.level[j] == level) || g.lv.n == CP_MAX_PHASES)
+            continue;
+        memmove(g.lv.level + j + 1, g.lv.level + j,
+                (size_t)(g.lv.n - j) * sizeof *g.lv.level);
+        g.lv.level[j] = level;
+        g.lv.n++;
+    }
     int rc = -1;
     if (tmp && g.cur) {
         for (int r = 0; r < n; r++)
@@ -753,20 +1079,26 @@ int cp_write_profile(void)
     pack(&b);
     int n = cp.world_size, me = cp.world_rank;
     int count = b.failed ? 0 : (int)b.n; /* a rank out of memory sends none */
-    int *counts = NULL, *displs = NULL, *locals = NULL;
+    int *counts = NULL, *displs = NULL, *locals = NULL, *levels_all = NULL;
     char *hosts = NULL, *allcpus = NULL;
     uint64_t *all = NULL;
     size_t total = 0;
+    int mine[CP_MAX_PHASES] = {0};
+    for (int i = 0; i < cp.nphases; i++)
+        mine[i] = cp.phases[i].level;
     if (me == 0) {
         counts = calloc((size_t)n, sizeof *counts);
         displs = calloc((size_t)n, sizeof *displs);
         locals = calloc((size_t)n, sizeof *locals);
+        levels_all = calloc((size_t)n * CP_MAX_PHASES, sizeof *levels_all);
         hosts = calloc((size_t)n, CP_HOST_LEN);
         allcpus = calloc((size_t)n, CP_CPUS_LEN);
     }
     PMPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
     PMPI_Gather(&cp.local_rank, 1, MPI_INT, locals, 1, MPI_INT, 0,
                 MPI_COMM_WORLD);
+    PMPI_Gather(mine, CP_MAX_PHASES, MPI_INT, levels_all, CP_MAX_PHASES,
+                MPI_INT, 0, MPI_COMM_WORLD);
     PMPI_Gather(cp.host, CP_HOST_LEN, MPI_CHAR, hosts, CP_HOST_LEN, MPI_CHAR, 0,
                 MPI_COMM_WORLD);
     PMPI_Gather(cp.cpus, CP_CPUS_LEN, MPI_CHAR, allcpus, CP_CPUS_LEN, MPI_CHAR,
@@ -782,14 +1114,16 @@ int cp_write_profile(void)
                  0, MPI_COMM_WORLD);
     int rc = 0;
     if (me == 0)
-        rc = all && hosts && allcpus && locals
-                 ? write_final(all, counts, displs, hosts, allcpus, locals)
+        rc = all && hosts && allcpus && locals && levels_all
+                 ? write_final(all, counts, displs, hosts, allcpus, locals,
+                               levels_all)
                  : -1;
     free(b.w);
     free(all);
     free(counts);
     free(displs);
     free(locals);
+    free(levels_all);
     free(hosts);
     free(allcpus);
     return rc;
@@ -797,12 +1131,12 @@ int cp_write_profile(void)
 
 /* ---------------------------------------------------- a partial profile */
 
-static void put_row_dense(out *o, const uint64_t *bytes, const uint64_t *msgs)
+static void put_row_dense(out *o, int ph, int row)
 {
     put(o, "[");
     int first = 1;
     for (int i = 0; i < cp.world_size; i++) {
-        uint64_t b = cp_load(&bytes[i]), m = cp_load(&msgs[i]);
+        uint64_t b = row_at(ph, row, i), m = row_at(ph, row + 1, i);
         if (b || m) {
             put_triple(o, first, (uint64_t)i, b, m);
             first = 0;
@@ -811,75 +1145,114 @@ static void put_row_dense(out *o, const uint64_t *bytes, const uint64_t *msgs)
     put(o, "]");
 }
 
-static int comm_used(const cp_comm *c)
+/* c's records from memory, as ph says ("collectives" when level is 0). */
+static void put_recs_dense(out *o, int *first, const cp_comm *c, int ph,
+                           int level, cp_rate r)
 {
-    for (int t = 0; t < CP_NTYPES; t++)
-        if (cp_load(&c->coll[t].calls))
-            return 1;
-    return 0;
+    for (int t = 0; t < CP_NTYPES; t++) {
+        coll_sum k = coll_at(c, ph, t);
+        if (!k.calls)
+            continue;
+        put_record(o, *first, level, cp.world_rank, (uint64_t)t, k.calls,
+                   k.bytes, cp_ns(k.ticks, r));
+        *first = 0;
+        int np = 0;
+        for (int i = 0; i < cp_comm_peers(c); i++) {
+            uint64_t b = peer_at(c, ph, t, i);
+            if (b)
+                put_peer(o, np++ == 0, (uint64_t)i, b);
+        }
+        put(o, np ? "]}" : "}");
+    }
 }
 
 static void put_partial(out *o, const void *arg)
 {
     int kind = arg ? 2 : 1; /* a checkpoint, or the end */
     cp_rate r = cp_clock_rate();
-    uint64_t ns[CP_NTYPES], calls[CP_NTYPES];
-    for (int t = 0; t < CP_NTYPES; t++) {
-        ns[t] = cp_ns(cp_load(&cp.type_ticks[t]), r);
-        calls[t] = cp_load(&cp.type_calls[t]);
-    }
+    int ord[CP_MAX_PHASES], nph = phase_order(ord);
+    levels lv = {nph, {0}};
+    for (int p = 0; p < nph; p++)
+        lv.level[p] = cp.phases[ord[p]].level;
+    uint64_t ticks[CP_NTYPES], ns[CP_NTYPES], calls[CP_NTYPES];
+    type_words(-1, ticks, calls);
+    for (int t = 0; t < CP_NTYPES; t++)
+        ns[t] = cp_ns(ticks[t], r);
     facts f;
     own_facts(&f, cp_ns((uint64_t)(cp_now() - cp.t_init), r));
-    put_header(o, kind);
+    put_header(o, kind, &lv);
     put_rank_head(o, cp.world_rank, cp.host, cp.local_rank, cp.cpus, &f, ns,
                   calls);
-    const uint64_t *rows[3][2] = {{cp.sent_bytes, cp.sent_msgs},
-                                  {cp.recv_bytes, cp.recv_msgs},
-                                  {cp.rma_bytes, cp.rma_ops}};
     for (int i = 0; i < 3; i++) {
         put(o, row_label[i]);
-        put_row_dense(o, rows[i][0], rows[i][1]);
+        put_row_dense(o, -1, 2 * i);
+    }
+    if (nph > 1) {
+        put(o, ",\n     \"phases\": [");
+        for (int p = 0; p < nph; p++) {
+            type_words(ord[p], ticks, calls);
+            for (int t = 0; t < CP_NTYPES; t++)
+                ns[t] = cp_ns(ticks[t], r);
+            put(o, p ? ",\n      {\"phase\": " : "\n      {\"phase\": ");
+            put_u(o, (uint64_t)lv.level[p]);
+            put(o, ", ");
+            put_types(o, ns, calls);
+            put(o, ",\n       \"sent\": ");
+            put_row_dense(o, ord[p], 0);
+            put(o, ", \"received\": ");
+            put_row_dense(o, ord[p], 2);
+            put(o, ", \"rma\": ");
+            put_row_dense(o, ord[p], 4);
+            put(o, "}");
+        }
+        put(o, "]");
     }
     put(o, "}\n  ],\n  \"communicators\": [");
     int id = 0;
     for (const cp_comm *c = __atomic_load_n(&cp.comms, __ATOMIC_ACQUIRE); c;
          c = c->next) {
-        if (!comm_used(c))
+        int used = 0;
+        for (int t = 0; t < CP_NTYPES && !used; t++)
+            used = coll_at(c, -1, t).calls != 0;
+        if (!used)
             continue;
         put_comm_head(o, id++, c->size, NULL, c->members, c->remote_size, NULL,
                       c->remote);
         int first = 1;
-        for (int t = 0; t < CP_NTYPES; t++) {
-            const cp_coll *k = &c->coll[t];
-            uint64_t kcalls = cp_load(&k->calls);
-            if (!kcalls)
-                continue;
-            put_record(o, first, cp.world_rank, (uint64_t)t, kcalls,
-                       cp_load(&k->bytes), cp_ns(cp_load(&k->ticks), r));
-            first = 0;
-            const uint64_t *peers = __atomic_load_n(&k->peers,
-                                                    __ATOMIC_ACQUIRE);
-            int np = 0;
-            for (int i = 0; peers && i < cp_comm_peers(c); i++) {
-                uint64_t b = cp_load(&peers[i]);
-                if (b)
-                    put_peer(o, np++ == 0, (uint64_t)i, b);
-            }
-            put(o, np ? "]}" : "}");
+        put_recs_dense(o, &first, c, -1, 0, r);
+        put(o, "\n     ]");
+        if (nph > 1) {
+            put(o, ",\n     \"phase_collectives\": [");
+            first = 1;
+            for (int p = 0; p < nph; p++)
+                put_recs_dense(o, &first, c, ord[p], lv.level[p], r);
+            put(o, "\n     ]");
         }
-        put(o, "\n     ]}");
+        put(o, "}");
     }
-    put(o, "\n  ]\n}\n");
+    put(o, "\n  ]");
+    const cp_cart *carts = __atomic_load_n(&cp.carts, __ATOMIC_ACQUIRE);
+    if (carts)
+        put(o, ",\n  \"cartesian\": [");
+    for (const cp_cart *c = carts; c;
+         c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE))
+        put_cart(o, c == carts, c->ndims, NULL, c);
+    if (carts)
+        put(o, "\n  ]");
+    put(o, "\n}\n");
 }
 
 int cp_recorded_anything(void)
 {
+    uint64_t ticks[CP_NTYPES], calls[CP_NTYPES];
+    type_words(-1, ticks, calls);
     for (int t = 0; t < CP_NTYPES; t++)
-        if (cp_load(&cp.type_calls[t]))
+        if (calls[t])
             return 1;
-    for (size_t i = 0; i < 6 * (size_t)cp.world_size; i++)
-        if (cp_load(&cp.sent_bytes[i]))
-            return 1;
+    for (int row = 0; row < CP_ROWS; row++)
+        for (int i = 0; i < cp.world_size; i++)
+            if (row_at(-1, row, i))
+                return 1;
     return 0;
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Install what the benchmarks need beyond install-deps.sh: LAMMPS and its
 # examples (lammps, lammps-examples) for bench/commprof.sh and
-# bench/cluster.sh, and HPCC and GROMACS (hpcc, gromacs) for bench/cluster.sh,
-# each only if missing.
+# bench/cluster.sh, HPCC and GROMACS (hpcc, gromacs) for bench/cluster.sh,
+# and perf (linux-perf) for looking into libcommprof's cost, each only if
+# missing.
 set -euo pipefail
 
 case "${1:-}" in
-  -h|--help) sed -n '2,5s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;;
   "") ;;
   *) echo "install-bench-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 esac
@@ -19,8 +20,9 @@ command -v lmp > /dev/null && [ -f "$melt" ] || want+=(lammps lammps-examples)
 command -v hpcc > /dev/null || want+=(hpcc)
 # Debian's gromacs package has gmx_mpi (Open MPI) beside gmx.
 command -v gmx_mpi > /dev/null || want+=(gromacs)
+command -v perf > /dev/null || want+=(linux-perf)
 if [ ${#want[@]} -eq 0 ]; then
-  echo "install-bench-deps: LAMMPS ($(command -v lmp)), $melt, hpcc and gmx_mpi already installed"
+  echo "install-bench-deps: LAMMPS ($(command -v lmp)), $melt, hpcc, gmx_mpi and perf already installed"
   exit 0
 fi
 echo "install-bench-deps: installing ${want[*]}"

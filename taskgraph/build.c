@@ -32,7 +32,7 @@ const char *tg_build_filter_name(tg_build_filter f)
 
 void tg_build_options_init(tg_build_options *o)
 {
-    *o = (tg_build_options){0.5, 0.85, 0.05, TG_MODEL_AUTO};
+    *o = (tg_build_options){0.5, 0.85, 0.05, TG_MODEL_AUTO, 0};
 }
 
 /* ---------------------------------------------------------- type graphs */
@@ -460,6 +460,11 @@ int tg_build_sends(const tg_profile *p, const tg_build_options *o,
     int rc = check_options(o, err);
     if (rc)
         return rc;
+    tg_profile *phase = NULL;
+    if (o->phase && (rc = tg_profile_phase(p, o->phase, &phase, err)))
+        return rc;
+    if (phase)
+        p = phase;
     ctx c;
     rc = ctx_init(&c, p, o, err);
     c.fn = fn;
@@ -471,6 +476,32 @@ int tg_build_sends(const tg_profile *p, const tg_build_options *o,
         rc = type_sends(&c, t, &bt, &large_ns, &nkept, &nlarge);
     }
     ctx_free(&c);
+    tg_profile_free(phase);
+    return rc;
+}
+
+/* The grid of the profile's Cartesian communicator on every graph built
+ * (the type graphs, Sum and Weighted-sum; not their layers). */
+static int set_grids(const tg_profile *p, tg_build *b, tg_error *err)
+{
+    const tg_prof_cart *c = tg_profile_grid(p);
+    if (!c)
+        return 0;
+    int identity = 1;
+    for (int i = 0; i < c->size && identity; i++)
+        identity = c->members[i] == i;
+    const int *task = identity ? NULL : c->members;
+    int rc = 0;
+    for (int i = 0; i < b->ntypes && !rc; i++)
+        if (b->types[i].graph)
+            rc = tg_graph_set_grid(b->types[i].graph, c->ndims, c->dims,
+                                   c->periods, task, err);
+    if (!rc)
+        rc = tg_graph_set_grid(b->sum, c->ndims, c->dims, c->periods, task,
+                               err);
+    if (!rc)
+        rc = tg_graph_set_grid(b->wsum, c->ndims, c->dims, c->periods, task,
+                               err);
     return rc;
 }
 
@@ -480,9 +511,16 @@ int tg_build_run(const tg_profile *p, const tg_build_options *o,
     int rc = check_options(o, err);
     if (rc)
         return rc;
+    tg_profile *phase = NULL;
+    if (o->phase && (rc = tg_profile_phase(p, o->phase, &phase, err)))
+        return rc;
+    if (phase)
+        p = phase;
     tg_build *b = calloc(1, sizeof *b);
-    if (!b)
+    if (!b) {
+        tg_profile_free(phase);
         return tg_error_set(err, TG_ENOMEM, "", 0, "out of memory");
+    }
     b->world_size = p->world_size;
     b->options = *o;
     rc = collect_types(p, b, err);
@@ -492,6 +530,9 @@ int tg_build_run(const tg_profile *p, const tg_build_options *o,
         rc = select_critical(b, err);
     if (!rc)
         rc = combine(b, err);
+    if (!rc)
+        rc = set_grids(p, b, err);
+    tg_profile_free(phase);
     if (rc) {
         tg_build_free(b);
         return rc;

@@ -232,6 +232,9 @@ static int write_summary(const tg_build *b, const char *stage,
         "total_ns", (json_int_t)b->total_ns, "kept_ns",
         (json_int_t)b->kept_ns, "types", types, "critical", critical,
         "covered", b->covered, "single", b->ncritical == 1, "files", list);
+    if (j && o->phase)
+        json_object_set_new(json_object_get(j, "options"), "phase",
+                            json_integer(o->phase));
     if (!j)
         return tg_error_set(err, TG_EINVAL, profile, 0,
                             "cannot describe the build in JSON (a name is "

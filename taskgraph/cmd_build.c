@@ -10,7 +10,7 @@
 static const char build_help[] =
     "usage: taskgraph build PROFILE -o DIR [--large F] [--coverage F]\n"
     "                       [--min-share F] [--allreduce-model M]\n"
-    "                       [--format metis|scotch]\n"
+    "                       [--format metis|scotch] [--phase N|all]\n"
     "\n"
     "Build the candidate task graphs of a libcommprof profile\n"
     "(papers/001, 4.1.1): each type's share of the communication time;\n"
@@ -36,9 +36,22 @@ static const char build_help[] =
     "                           recursive-doubling, rabenseifner or clique\n"
     "  --format metis|scotch    also write each graph as .graph or .grf\n"
     "                           (repeat, or metis,scotch, for both)\n"
+    "  --phase N|all            only what was recorded in phase N (the\n"
+    "                           application's MPI_Pcontrol(N), N >= 3; 1:\n"
+    "                           from MPI_Init to the first); all (the\n"
+    "                           default): every phase together\n"
+    "When the application created a Cartesian communicator of every rank\n"
+    "(MPI_Cart_create), the graphs carry its grid (the first such).\n"
     "See man taskgraph for the model of each collective.\n";
 
-enum { OPT_LARGE = 256, OPT_COVERAGE, OPT_MIN_SHARE, OPT_MODEL, OPT_FORMAT };
+enum {
+    OPT_LARGE = 256,
+    OPT_COVERAGE,
+    OPT_MIN_SHARE,
+    OPT_MODEL,
+    OPT_FORMAT,
+    OPT_PHASE
+};
 
 /* Add the formats of "metis,scotch" to f (at most one of each). */
 static int parse_formats(const char *s, tg_format *f, int *n)
@@ -95,6 +108,19 @@ static void print_table(const tg_build *b)
 
 static void print_result(const tg_build *b, const char *dir)
 {
+    const tg_grid *g = &b->sum->grid;
+    if (b->options.phase)
+        printf("\nphase %d alone\n", b->options.phase);
+    if (g->ndims) {
+        printf("%sgrid ", b->options.phase ? "" : "\n");
+        for (int d = 0; d < g->ndims; d++)
+            printf("%s%d", d ? "x" : "", g->dims[d]);
+        printf(" (periodic:");
+        for (int d = 0; d < g->ndims; d++)
+            printf(" %s", g->periods[d] ? "yes" : "no");
+        printf("%s) from the profile's Cartesian communicator\n",
+               g->task ? "; ranks reordered" : "");
+    }
     printf("\ncritical types:");
     for (int i = 0; i < b->ncritical; i++)
         printf("%s %s", i ? "," : "", b->types[b->critical[i]].name);
@@ -126,6 +152,7 @@ int cmd_build(int argc, char **argv)
         {"min-share", required_argument, NULL, OPT_MIN_SHARE},
         {"allreduce-model", required_argument, NULL, OPT_MODEL},
         {"format", required_argument, NULL, OPT_FORMAT},
+        {"phase", required_argument, NULL, OPT_PHASE},
         {NULL, 0, NULL, 0}};
     tg_build_options o;
     tg_build_options_init(&o);
@@ -159,6 +186,12 @@ int cmd_build(int argc, char **argv)
             break;
         case OPT_FORMAT:
             if (parse_formats(optarg, formats, &nformats))
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_PHASE:
+            if (strcmp(optarg, "all") == 0)
+                o.phase = 0;
+            else if (cli_int("--phase", optarg, 1, INT32_MAX, &o.phase))
                 return CLI_EXIT_USAGE;
             break;
         case ':':

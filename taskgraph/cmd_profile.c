@@ -303,6 +303,64 @@ static void print_types(const tg_profile *p, const tg_prof_type_stats *s,
     }
 }
 
+/* Per phase: its time, calls and bytes over every type and rank. */
+static int print_phases(const tg_profile *p)
+{
+    if (!p->nphases)
+        return 0;
+    printf("\n%-20s %12s %12s %16s\n", "phase", "time (s)", "calls",
+           "bytes");
+    for (int i = 0; i < p->nphases; i++) {
+        tg_profile *ph;
+        tg_prof_type_stats *s;
+        tg_error err;
+        if (tg_profile_phase(p, p->phases[i], &ph, &err))
+            return cli_fail(&err);
+        if (tg_profile_stats(ph, &s, &err)) {
+            tg_profile_free(ph);
+            return cli_fail(&err);
+        }
+        uint64_t ns = 0, calls = 0, bytes = 0;
+        for (int t = 0; t < ph->ntypes; t++) {
+            ns += s[t].ns;
+            calls += s[t].calls;
+            bytes += s[t].bytes;
+        }
+        printf("%-20d %12.6f %12" PRIu64 " %16" PRIu64 "\n", p->phases[i],
+               1e-9 * (double)ns, calls, bytes);
+        tg_profile_stats_free(s, ph->ntypes);
+        tg_profile_free(ph);
+    }
+    return 0;
+}
+
+/* The Cartesian communicators, and the one a build gives its graphs. */
+static void print_carts(const tg_profile *p)
+{
+    for (int i = 0; i < p->ncarts; i++) {
+        const tg_prof_cart *c = &p->carts[i];
+        printf("%-13s", i ? "" : "cartesian");
+        for (int d = 0; d < c->ndims; d++)
+            printf("%s%d", d ? "x" : "", c->dims[d]);
+        printf(" (periodic:");
+        for (int d = 0; d < c->ndims; d++)
+            printf(" %s", c->periods[d] ? "yes" : "no");
+        printf(") over %d rank%s\n", c->size, c->size == 1 ? "" : "s");
+    }
+    if (!p->ncarts)
+        return;
+    const tg_prof_cart *g = tg_profile_grid(p);
+    printf("%-13s", "grid");
+    if (!g) {
+        printf("none (no Cartesian communicator of every rank)\n");
+        return;
+    }
+    for (int d = 0; d < g->ndims; d++)
+        printf("%s%d", d ? "x" : "", g->dims[d]);
+    printf(" (cartesian %d): taskgraph build gives it to the graphs\n",
+           (int)(g - p->carts) + 1);
+}
+
 int cmd_info_profile(const char *path)
 {
     tg_profile *p;
@@ -344,7 +402,10 @@ int cmd_info_profile(const char *path)
     printf("%-13s%.6f s (longest rank)\n", "wall time", 1e-9 * (double)wall);
     printf("%-13s%.6f s (all ranks together)\n", "mpi time",
            1e-9 * (double)mpi);
+    print_carts(p);
     print_types(p, s, order);
+    if (!rc)
+        rc = print_phases(p);
     free(order);
     tg_profile_stats_free(s, p->ntypes);
     tg_profile_free(p);

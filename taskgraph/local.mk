@@ -13,6 +13,7 @@ taskgraph_libtaskgraph_la_SOURCES = \
 	taskgraph/profile_internal.h taskgraph/profile.c \
 	taskgraph/profile_read.c taskgraph/profile_scan.c \
 	taskgraph/profile_write.c taskgraph/profile_merge.c \
+	taskgraph/profile_phase.c \
 	taskgraph/build_internal.h taskgraph/build.c taskgraph/build_write.c \
 	taskgraph/collmodel.c taskgraph/collmodel_auto.c
 taskgraph_libtaskgraph_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

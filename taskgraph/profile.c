@@ -18,7 +18,26 @@ void tg_prof_rank_clear(tg_prof_rank *r)
     free(r->sent);
     free(r->received);
     free(r->rma);
+    for (int i = 0; i < r->nphases; i++)
+        tg_prof_phase_clear(&r->phases[i]);
+    free(r->phases);
     memset(r, 0, sizeof *r);
+}
+
+void tg_prof_phase_clear(tg_prof_phase *ph)
+{
+    free(ph->ns); /* calls lives in the same block */
+    free(ph->sent);
+    free(ph->received);
+    free(ph->rma);
+    memset(ph, 0, sizeof *ph);
+}
+
+void tg_prof_cart_clear(tg_prof_cart *c)
+{
+    free(c->dims); /* periods lives in the same block */
+    free(c->members);
+    memset(c, 0, sizeof *c);
 }
 
 void tg_prof_comm_clear(tg_prof_comm *c)
@@ -28,6 +47,9 @@ void tg_prof_comm_clear(tg_prof_comm *c)
     for (int i = 0; i < c->ncolls; i++)
         free(c->colls[i].peers);
     free(c->colls);
+    for (int i = 0; i < c->nphase_colls; i++)
+        free(c->phase_colls[i].peers);
+    free(c->phase_colls);
     memset(c, 0, sizeof *c);
 }
 
@@ -35,6 +57,10 @@ void tg_profile_free(tg_profile *p)
 {
     if (!p)
         return;
+    if (p->view) {
+        tg_profile_view_free(p);
+        return;
+    }
     for (int r = 0; p->ranks && r < p->world_size; r++)
         tg_prof_rank_clear(&p->ranks[r]);
     for (int c = 0; c < p->ncomms; c++)
@@ -44,6 +70,10 @@ void tg_profile_free(tg_profile *p)
     free(p->types);
     free(p->ranks);
     free(p->comms);
+    free(p->phases);
+    for (int c = 0; c < p->ncarts; c++)
+        tg_prof_cart_clear(&p->carts[c]);
+    free(p->carts);
     free(p->mpi_library);
     free(p->job_host);
     free(p);

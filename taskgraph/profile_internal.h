@@ -59,5 +59,14 @@ int tg_edge_span_next(const char *text, const tg_edge_span *span,
 void tg_prof_rank_clear(tg_prof_rank *r);
 /* Free what a communicator holds, leaving it zeroed. */
 void tg_prof_comm_clear(tg_prof_comm *c);
+void tg_prof_phase_clear(tg_prof_phase *ph);
+void tg_prof_cart_clear(tg_prof_cart *c);
+/* Free a profile made by tg_profile_phase (profile_phase.c). */
+void tg_profile_view_free(tg_profile *p);
+/* In a profile with phases, a rank without any (a partial file of a rank
+ * that never changed phase) recorded everything in phase 1, and so did
+ * its collective records: give it that phase and those records, as
+ * libcommprof's writer does.  0, or TG_ENOMEM. */
+int tg_profile_phases_fill(tg_profile *p);
 
 #endif

@@ -18,6 +18,7 @@
 typedef struct group {
     tg_prof_comm comm;
     int cap;        /* room in comm.colls */
+    int phase_cap;  /* room in comm.phase_colls */
     uint64_t hash;
     int rank, pos;  /* first appearance */
 } group;
@@ -32,6 +33,13 @@ struct tg_profile_merge {
     int ngroups, capgroups;
     int *slots;     /* hash table: group index + 1, or 0 */
     size_t nslots;  /* a power of two, at least twice ngroups */
+    /* Cartesian communicators, each once, with where they first appear
+     * (ordered as groups are). */
+    struct cart {
+        tg_prof_cart cart;
+        int rank, pos;
+    } *carts;
+    int ncarts, capcarts;
 };
 
 tg_profile_merge *tg_profile_merge_new(void)
@@ -55,6 +63,9 @@ void tg_profile_merge_free(tg_profile_merge *m)
         tg_prof_comm_clear(&m->groups[g].comm);
     free(m->groups);
     free(m->slots);
+    for (int c = 0; c < m->ncarts; c++)
+        tg_prof_cart_clear(&m->carts[c].cart);
+    free(m->carts);
     free(m);
 }
 
@@ -123,6 +134,26 @@ static int grow_groups(tg_profile_merge *m)
     return 0;
 }
 
+/* Append the *nfrom records `from` to *to (*n of them, room for *cap),
+ * leaving none in from (the peers move with the records). */
+static int move_records(tg_prof_coll **to, int *n, int *cap,
+                        const tg_prof_coll *from, int *nfrom)
+{
+    if (*n + *nfrom > *cap) {
+        int room = 2 * (*n + *nfrom);
+        tg_prof_coll *k = realloc(*to, (size_t)room * sizeof *k);
+        if (!k)
+            return TG_ENOMEM;
+        *to = k;
+        *cap = room;
+    }
+    if (*nfrom)
+        memcpy(*to + *n, from, (size_t)*nfrom * sizeof *from);
+    *n += *nfrom;
+    *nfrom = 0;
+    return 0;
+}
+
 /* Move communicator c (position pos in its file, with records) into the
  * result, leaving c without records. */
 static int add_comm(tg_profile_merge *m, tg_prof_comm *c, int pos)
@@ -147,21 +178,72 @@ static int add_comm(tg_profile_merge *m, tg_prof_comm *c, int pos)
         *g = (group){.comm = *c, .hash = h, .rank = first, .pos = pos};
         g->comm.ncolls = 0;
         g->comm.colls = NULL;
+        g->comm.nphase_colls = 0;
+        g->comm.phase_colls = NULL;
         c->members = c->remote = NULL;
         m->slots[s] = ++m->ngroups;
     }
-    if (g->comm.ncolls + c->ncolls > g->cap) {
-        int cap = 2 * (g->comm.ncolls + c->ncolls);
-        tg_prof_coll *k = realloc(g->comm.colls, (size_t)cap * sizeof *k);
+    if (move_records(&g->comm.colls, &g->comm.ncolls, &g->cap, c->colls,
+                     &c->ncolls) ||
+        move_records(&g->comm.phase_colls, &g->comm.nphase_colls,
+                     &g->phase_cap, c->phase_colls, &c->nphase_colls))
+        return TG_ENOMEM;
+    return 0;
+}
+
+static int same_cart(const tg_prof_cart *a, const tg_prof_cart *b)
+{
+    return a->ndims == b->ndims && a->size == b->size &&
+           !memcmp(a->dims, b->dims, 2 * (size_t)a->ndims * sizeof(int)) &&
+           !memcmp(a->members, b->members, (size_t)a->size * sizeof(int));
+}
+
+/* Move Cartesian communicator c (position pos in a file of rank `rank`)
+ * into the result unless it is there. */
+static int add_cart(tg_profile_merge *m, tg_prof_cart *c, int rank, int pos)
+{
+    for (int i = 0; i < m->ncarts; i++)
+        if (same_cart(&m->carts[i].cart, c)) {
+            struct cart *k = &m->carts[i];
+            if (rank < k->rank || (rank == k->rank && pos < k->pos)) {
+                k->rank = rank;
+                k->pos = pos;
+            }
+            return 0;
+        }
+    if (m->ncarts == m->capcarts) {
+        int cap = m->capcarts ? 2 * m->capcarts : 8;
+        struct cart *k = realloc(m->carts, (size_t)cap * sizeof *k);
         if (!k)
             return TG_ENOMEM;
-        g->comm.colls = k;
-        g->cap = cap;
+        m->carts = k;
+        m->capcarts = cap;
     }
-    memcpy(g->comm.colls + g->comm.ncolls, c->colls,
-           (size_t)c->ncolls * sizeof *c->colls);
-    g->comm.ncolls += c->ncolls;
-    c->ncolls = 0; /* the peers moved with the records */
+    m->carts[m->ncarts++] = (struct cart){*c, rank, pos};
+    memset(c, 0, sizeof *c);
+    return 0;
+}
+
+/* Add part's phases to the result's: the levels of all, ascending. */
+static int add_phases(tg_profile *p, const tg_profile *part)
+{
+    if (!part->nphases)
+        return 0;
+    int *all = malloc(((size_t)p->nphases + (size_t)part->nphases) *
+                      sizeof *all);
+    if (!all)
+        return TG_ENOMEM;
+    int n = 0, i = 0, j = 0;
+    while (i < p->nphases || j < part->nphases) {
+        int a = i < p->nphases ? p->phases[i] : INT_MAX;
+        int b = j < part->nphases ? part->phases[j] : INT_MAX;
+        all[n++] = a < b ? a : b;
+        i += a <= b;
+        j += b <= a;
+    }
+    free(p->phases);
+    p->phases = all;
+    p->nphases = n;
     return 0;
 }
 
@@ -249,8 +331,11 @@ int tg_profile_merge_add(tg_profile_merge *m, tg_profile *part,
             m->p->job_host = part->job_host;
             part->job_host = NULL;
         }
+        int first = -1;
         for (int r = 0; r < part->world_size; r++)
             if (part->ranks[r].present) {
+                if (first < 0)
+                    first = r;
                 m->p->ranks[r] = part->ranks[r];
                 memset(&part->ranks[r], 0, sizeof part->ranks[r]);
                 m->from[r] = src;
@@ -259,6 +344,11 @@ int tg_profile_merge_add(tg_profile_merge *m, tg_profile *part,
         for (int c = 0; c < part->ncomms && !rc; c++)
             if (part->comms[c].ncolls && add_comm(m, &part->comms[c], c))
                 rc = tg_error_set(err, TG_ENOMEM, source, 0, "out of memory");
+        for (int c = 0; c < part->ncarts && !rc; c++)
+            if (add_cart(m, &part->carts[c], first < 0 ? INT_MAX : first, c))
+                rc = tg_error_set(err, TG_ENOMEM, source, 0, "out of memory");
+        if (!rc && add_phases(m->p, part))
+            rc = tg_error_set(err, TG_ENOMEM, source, 0, "out of memory");
     }
     tg_profile_free(part);
     return rc;
@@ -267,6 +357,14 @@ int tg_profile_merge_add(tg_profile_merge *m, tg_profile *part,
 static int cmp_group(const void *a, const void *b)
 {
     const group *x = a, *y = b;
+    if (x->rank != y->rank)
+        return (x->rank > y->rank) - (x->rank < y->rank);
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int cmp_cart(const void *a, const void *b)
+{
+    const struct cart *x = a, *y = b;
     if (x->rank != y->rank)
         return (x->rank > y->rank) - (x->rank < y->rank);
     return (x->pos > y->pos) - (x->pos < y->pos);
@@ -286,10 +384,9 @@ static int cmp_ranked(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Order c's records by rank, keeping each rank's own order. */
-static int sort_records(tg_prof_comm *c)
+/* Order records by rank, keeping each rank's own order. */
+static int sort_records(tg_prof_coll **colls, int n)
 {
-    int n = c->ncolls;
     ranked *key = malloc((size_t)(n ? n : 1) * sizeof *key);
     tg_prof_coll *sorted = malloc((size_t)(n ? n : 1) * sizeof *sorted);
     if (!key || !sorted) {
@@ -298,13 +395,13 @@ static int sort_records(tg_prof_comm *c)
         return TG_ENOMEM;
     }
     for (int i = 0; i < n; i++)
-        key[i] = (ranked){c->colls[i].rank, i};
+        key[i] = (ranked){(*colls)[i].rank, i};
     qsort(key, (size_t)n, sizeof *key, cmp_ranked);
     for (int i = 0; i < n; i++)
-        sorted[i] = c->colls[key[i].seq];
+        sorted[i] = (*colls)[key[i].seq];
     free(key);
-    free(c->colls);
-    c->colls = sorted;
+    free(*colls);
+    *colls = sorted;
     return 0;
 }
 
@@ -335,11 +432,25 @@ int tg_profile_merge_finish(tg_profile_merge *m, tg_profile **out,
     m->job_src = -1;
     free(m->from);
     m->from = NULL;
-    for (int c = 0; c < p->ncomms; c++)
-        if (sort_records(&p->comms[c])) {
-            tg_profile_free(p);
-            return tg_error_set(err, TG_ENOMEM, "", 0, "out of memory");
-        }
+    int rc = 0;
+    for (int c = 0; c < p->ncomms && !rc; c++)
+        rc = sort_records(&p->comms[c].colls, p->comms[c].ncolls) ||
+             sort_records(&p->comms[c].phase_colls, p->comms[c].nphase_colls);
+    /* Cartesian communicators in the order libcommprof's writer gives
+     * them: by the lowest rank that has them, then by that rank's order. */
+    qsort(m->carts, (size_t)m->ncarts, sizeof *m->carts, cmp_cart);
+    p->carts = calloc((size_t)m->ncarts + 1, sizeof *p->carts);
+    if (!p->carts)
+        rc = 1;
+    for (int c = 0; c < m->ncarts && !rc; c++)
+        p->carts[p->ncarts++] = m->carts[c].cart;
+    m->ncarts = rc ? m->ncarts : 0;
+    if (!rc && p->nphases)
+        rc = tg_profile_phases_fill(p);
+    if (rc) {
+        tg_profile_free(p);
+        return tg_error_set(err, TG_ENOMEM, "", 0, "out of memory");
+    }
     *out = p;
     return 0;
 }

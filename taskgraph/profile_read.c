@@ -13,6 +13,9 @@
 #include "tg_internal.h"
 
 #define MAX_DEPTH 8
+/* As many dimensions as libcommprof records (MPI allows any number;
+ * a grid for the graphs has at most TG_GRID_MAXDIMS). */
+#define PROFILE_CART_MAX_DIMS 64
 
 typedef struct reader {
     const char *path;
@@ -25,6 +28,7 @@ typedef struct reader {
      * repeated rank in a row, group or list shows in O(1). */
     unsigned *seen, *seen2, stamp;
     size_t *entry; /* index in "ranks" of each rank present */
+    uint64_t phase_entries; /* ranks' phases read so far */
     json_t *type_index; /* type name -> its index: lookups in O(1), so
                          * that many types cost no quadratic time */
 } reader;
@@ -273,14 +277,18 @@ static int read_row(reader *r, json_t *o, const char *key, tg_prof_row **out,
     return 0;
 }
 
-/* "types": {"p2p": {"ns": N, "calls": C}, ...} of a rank. */
-static int read_rank_types(reader *r, json_t *o, tg_prof_rank *rk)
+/* "types": {"p2p": {"ns": N, "calls": C}, ...} of a rank or a rank's
+ * phase, into *ns and *calls (one block). */
+static int read_rank_types(reader *r, json_t *o, uint64_t **ns_out,
+                           uint64_t **calls_out)
 {
     int nt = r->p->ntypes;
-    rk->ns = calloc(2 * (size_t)nt + 1, sizeof *rk->ns);
-    if (!rk->ns)
+    uint64_t *ns = calloc(2 * (size_t)nt + 1, sizeof *ns);
+    *ns_out = ns;
+    if (!ns)
         return tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
-    rk->calls = rk->ns + nt;
+    uint64_t *calls = ns + nt;
+    *calls_out = calls;
     json_t *types = need(r, o, "types");
     if (!types)
         return TG_EPARSE;
@@ -298,9 +306,9 @@ static int read_rank_types(reader *r, json_t *o, tg_prof_rank *rk)
         else if (!json_is_object(v))
             rc = bad(r, "must be {\"ns\": N, \"calls\": C}");
         if (!rc)
-            rc = u64_member(r, v, "ns", &rk->ns[t]);
+            rc = u64_member(r, v, "ns", &ns[t]);
         if (!rc)
-            rc = u64_member(r, v, "calls", &rk->calls[t]);
+            rc = u64_member(r, v, "calls", &calls[t]);
         pop(r);
     }
     pop(r);
@@ -355,6 +363,78 @@ static int read_facts(reader *r, json_t *o, tg_prof_rank *rk)
     return rc;
 }
 
+/* Member `key` (at the current path) as one of the profile's phases. */
+static int phase_member(reader *r, json_t *o, int *phase)
+{
+    int rc = int_member(r, o, "phase", 1, INT32_MAX, phase);
+    int known = 0;
+    for (int i = 0; i < r->p->nphases && !known && !rc; i++)
+        known = r->p->phases[i] == *phase;
+    if (!rc && !known) {
+        push_key(r, "phase");
+        rc = bad(r, "phase %d is not in the profile's \"phases\"", *phase);
+        pop(r);
+    }
+    return rc;
+}
+
+/* A rank's optional "phases": [{"phase": K, "types", "sent", "received",
+ * "rma"}, ...], ascending; only in a profile with "phases". */
+static int read_rank_phases(reader *r, json_t *o, tg_prof_rank *rk)
+{
+    if (!json_object_get(o, "phases"))
+        return 0;
+    json_t *a = array_member(r, o, "phases", "phase objects");
+    if (!a)
+        return TG_EPARSE;
+    size_t k = json_array_size(a);
+    int rc = r->p->nphases ? 0
+                           : bad(r, "the profile has no top-level "
+                                    "\"phases\"");
+    /* Like a rank, each phase holds a time and a count per type. */
+    r->phase_entries += k;
+    uint64_t cells = (uint64_t)r->p->ntypes * r->phase_entries;
+    if (!rc && cells > (uint64_t)TG_UNLISTED_MAX + r->text->len) {
+        char what[96];
+        snprintf(what, sizeof what, "%d types for each of %llu phases of "
+                                    "ranks,",
+                 r->p->ntypes, (unsigned long long)r->phase_entries);
+        rc = tg_declared_check(
+            r->path, tg_json_line(r->text->buf, r->text->len, r->at, r->depth),
+            what, cells, r->text->len, r->err);
+    }
+    if (!rc && !(rk->phases = calloc(k + 1, sizeof *rk->phases)))
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    for (size_t i = 0; i < k && !rc; i++) {
+        json_t *e = json_array_get(a, i);
+        tg_prof_phase *ph = &rk->phases[i];
+        push_index(r, i);
+        rk->nphases++;
+        if (!json_is_object(e))
+            rc = bad(r, "must be an object");
+        if (!rc)
+            rc = phase_member(r, e, &ph->phase);
+        if (!rc && i && ph->phase <= ph[-1].phase) {
+            push_key(r, "phase");
+            rc = bad(r, "phase %d after phase %d: a rank's phases must be "
+                        "in ascending order, each once",
+                     ph->phase, ph[-1].phase);
+            pop(r);
+        }
+        if (!rc)
+            rc = read_rank_types(r, e, &ph->ns, &ph->calls);
+        if (!rc)
+            rc = read_row(r, e, "sent", &ph->sent, &ph->nsent);
+        if (!rc)
+            rc = read_row(r, e, "received", &ph->received, &ph->nreceived);
+        if (!rc)
+            rc = read_row(r, e, "rma", &ph->rma, &ph->nrma);
+        pop(r);
+    }
+    pop(r);
+    return rc;
+}
+
 /* Element i of "ranks" (the path is at it). */
 static int read_rank(reader *r, json_t *o, size_t i)
 {
@@ -382,11 +462,12 @@ static int read_rank(reader *r, json_t *o, size_t i)
         (rc = u64_member(r, o, "wall_ns", &rk->wall_ns)) ||
         (rc = u64_member(r, o, "mpi_ns", &rk->mpi_ns)) ||
         (rc = read_facts(r, o, rk)) ||
-        (rc = read_rank_types(r, o, rk)) ||
+        (rc = read_rank_types(r, o, &rk->ns, &rk->calls)) ||
         (rc = read_row(r, o, "sent", &rk->sent, &rk->nsent)) ||
-        (rc = read_row(r, o, "received", &rk->received, &rk->nreceived)))
+        (rc = read_row(r, o, "received", &rk->received, &rk->nreceived)) ||
+        (rc = read_row(r, o, "rma", &rk->rma, &rk->nrma)))
         return rc;
-    return read_row(r, o, "rma", &rk->rma, &rk->nrma);
+    return read_rank_phases(r, o, rk);
 }
 
 /* ------------------------------------------------------ communicators */
@@ -545,6 +626,27 @@ static int read_comm(reader *r, json_t *o, tg_prof_comm *c)
         pop(r);
     }
     pop(r);
+    if (rc || !json_object_get(o, "phase_collectives"))
+        return rc;
+    if (!(a = array_member(r, o, "phase_collectives",
+                           "collective records with their phase")))
+        return TG_EPARSE;
+    if (!r->p->nphases)
+        rc = bad(r, "the profile has no top-level \"phases\"");
+    c->nphase_colls = rc ? 0 : (int)json_array_size(a);
+    c->phase_colls = calloc((size_t)c->nphase_colls + 1,
+                            sizeof *c->phase_colls);
+    if (!rc && !c->phase_colls)
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    for (int i = 0; i < c->nphase_colls && !rc; i++) {
+        json_t *e = json_array_get(a, (size_t)i);
+        push_index(r, (size_t)i);
+        rc = read_coll(r, e, c, members, &c->phase_colls[i]);
+        if (!rc)
+            rc = phase_member(r, e, &c->phase_colls[i].phase);
+        pop(r);
+    }
+    pop(r);
     return rc;
 }
 
@@ -618,6 +720,136 @@ static int read_job(reader *r, json_t *root)
     return rc;
 }
 
+/* The optional "phases": the levels of the run's phases, ascending. */
+static int read_phases(reader *r, json_t *root)
+{
+    if (!json_object_get(root, "phases"))
+        return 0;
+    json_t *a = array_member(r, root, "phases", "phase levels");
+    if (!a)
+        return TG_EPARSE;
+    tg_profile *p = r->p;
+    size_t k = json_array_size(a);
+    int rc = k ? 0 : bad(r, "must not be empty");
+    if (!rc && !(p->phases = calloc(k, sizeof *p->phases)))
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    for (size_t i = 0; i < k && !rc; i++) {
+        int v = 0;
+        rc = elem_index(r, a, i, INT32_MAX, &v);
+        push_index(r, i);
+        if (!rc && v < 1)
+            rc = bad(r, "phase %d: levels are 1 or more", v);
+        else if (!rc && i && v <= p->phases[i - 1])
+            rc = bad(r, "%d after %d: phases must be in ascending order, "
+                        "each once",
+                     v, p->phases[i - 1]);
+        pop(r);
+        if (!rc)
+            p->phases[p->nphases++] = v;
+    }
+    pop(r);
+    return rc;
+}
+
+/* Array member `key` of a Cartesian entry: `n` integers in [min, max]
+ * (n < 0: any number, which *n then holds), into a new array. */
+static int cart_ints(reader *r, json_t *o, const char *key, int *n, int min,
+                     int max, int **out)
+{
+    json_t *a = array_member(r, o, key, "integers");
+    if (!a)
+        return TG_EPARSE;
+    size_t k = json_array_size(a);
+    int rc = 0;
+    if (*n < 0 && k > PROFILE_CART_MAX_DIMS)
+        rc = bad(r, "must have at most %d dimensions", PROFILE_CART_MAX_DIMS);
+    else if (*n >= 0 && k != (size_t)*n)
+        rc = bad(r, "must have %d elements, not %zu", *n, k);
+    if (!rc && !(*out = calloc(k + 1, sizeof **out)))
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    for (size_t i = 0; i < k && !rc; i++) {
+        long long v = 0;
+        push_index(r, i);
+        rc = as_int(r, json_array_get(a, i), min, max, &v);
+        pop(r);
+        if (!rc)
+            (*out)[i] = (int)v;
+    }
+    pop(r);
+    if (!rc)
+        *n = (int)k;
+    return rc;
+}
+
+/* Element of "cartesian" (the path is at it): {"dims", "periods",
+ * "members"}, members the world rank at each Cartesian rank. */
+static int read_cart(reader *r, json_t *o, tg_prof_cart *c)
+{
+    if (!json_is_object(o))
+        return bad(r, "must be an object");
+    int n = -1, *periods = NULL;
+    int rc = cart_ints(r, o, "dims", &n, 1, r->p->world_size, &c->dims);
+    if (!rc)
+        rc = cart_ints(r, o, "periods", &n, 0, 1, &periods);
+    c->ndims = rc ? 0 : n;
+    if (!rc) {
+        /* dims and periods in one block, as tg_prof_cart_clear frees */
+        int *both = realloc(c->dims, 2 * (size_t)n * sizeof *both);
+        if (!both)
+            rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+        else {
+            memcpy(both + n, periods, (size_t)n * sizeof *both);
+            c->dims = both;
+            c->periods = both + n;
+        }
+    }
+    free(periods);
+    long long size = 1;
+    for (int d = 0; d < c->ndims && !rc && size <= r->p->world_size; d++)
+        size *= c->dims[d]; /* each at most world_size: no overflow */
+    if (!rc && size > r->p->world_size) {
+        push_key(r, "dims");
+        rc = bad(r, "%lld positions, more than the %d ranks of the world",
+                 size, r->p->world_size);
+        pop(r);
+    }
+    unsigned stamp = ++r->stamp;
+    int *g = NULL, k = 0;
+    if (!rc)
+        rc = read_group(r, o, "members", stamp, 0, &g, &k);
+    c->members = g;
+    c->size = k;
+    if (!rc && k != size) {
+        push_key(r, "members");
+        rc = bad(r, "lists %d ranks, but dims make %lld positions", k, size);
+        pop(r);
+    }
+    return rc;
+}
+
+static int read_carts(reader *r, json_t *root)
+{
+    if (!json_object_get(root, "cartesian"))
+        return 0;
+    json_t *a = array_member(r, root, "cartesian",
+                             "Cartesian communicator objects");
+    if (!a)
+        return TG_EPARSE;
+    tg_profile *p = r->p;
+    size_t k = json_array_size(a);
+    int rc = 0;
+    if (!(p->carts = calloc(k + 1, sizeof *p->carts)))
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    for (size_t i = 0; i < k && !rc; i++) {
+        push_index(r, i);
+        p->ncarts++;
+        rc = read_cart(r, json_array_get(a, i), &p->carts[i]);
+        pop(r);
+    }
+    pop(r);
+    return rc;
+}
+
 /* Everything but format and version. */
 static int read_body(reader *r, json_t *root)
 {
@@ -663,6 +895,8 @@ static int read_body(reader *r, json_t *root)
     }
     if (!rc)
         rc = read_types(r, root);
+    if (!rc)
+        rc = read_phases(r, root);
     if (rc)
         return rc;
     size_t n = (size_t)p->world_size;
@@ -694,6 +928,10 @@ static int read_body(reader *r, json_t *root)
         pop(r);
     }
     pop(r);
+    if (!rc)
+        rc = read_carts(r, root);
+    if (!rc && p->nphases && tg_profile_phases_fill(p))
+        rc = tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
     return rc;
 }
 

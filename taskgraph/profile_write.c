@@ -59,6 +59,50 @@ static void put_facts(FILE *fp, const tg_prof_rank *rk)
     fputc('}', fp);
 }
 
+/* "types": {...} of a rank or of one of its phases. */
+static void put_types(FILE *fp, const tg_profile *p, const uint64_t *ns,
+                      const uint64_t *calls)
+{
+    fprintf(fp, "\"types\": {");
+    int first = 1;
+    for (int t = 0; t < p->ntypes; t++)
+        if (calls[t] || ns[t]) {
+            fprintf(fp, "%s", first ? "" : ", ");
+            put_str(fp, p->types[t]);
+            fprintf(fp, ": {\"ns\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
+                    ns[t], calls[t]);
+            first = 0;
+        }
+    fputc('}', fp);
+}
+
+/* The sent, received and rma rows, each after `sep` (the first after
+ * `first`). */
+static void put_rows(FILE *fp, const char *first, const char *sep,
+                     const tg_prof_row *const rows[3], const int n[3])
+{
+    static const char *const names[3] = {"sent", "received", "rma"};
+    for (int i = 0; i < 3; i++) {
+        fprintf(fp, "%s\"%s\": ", i ? sep : first, names[i]);
+        put_row(fp, rows[i], n[i]);
+    }
+}
+
+static void put_phases(FILE *fp, const tg_profile *p, const tg_prof_rank *rk)
+{
+    fprintf(fp, ",\n     \"phases\": [");
+    for (int i = 0; i < rk->nphases; i++) {
+        const tg_prof_phase *ph = &rk->phases[i];
+        fprintf(fp, "%s\n      {\"phase\": %d, ", i ? "," : "", ph->phase);
+        put_types(fp, p, ph->ns, ph->calls);
+        put_rows(fp, ",\n       ", ", ",
+                 (const tg_prof_row *const[3]){ph->sent, ph->received, ph->rma},
+                 (const int[3]){ph->nsent, ph->nreceived, ph->nrma});
+        fputc('}', fp);
+    }
+    fputc(']', fp);
+}
+
 static void put_rank(FILE *fp, const tg_profile *p, int r)
 {
     const tg_prof_rank *rk = &p->ranks[r];
@@ -70,22 +114,13 @@ static void put_rank(FILE *fp, const tg_profile *p, int r)
             rk->wall_ns, rk->mpi_ns);
     if (rk->has_facts)
         put_facts(fp, rk);
-    fprintf(fp, ",\n     \"types\": {");
-    int first = 1;
-    for (int t = 0; t < p->ntypes; t++)
-        if (rk->calls[t] || rk->ns[t]) {
-            fprintf(fp, "%s", first ? "" : ", ");
-            put_str(fp, p->types[t]);
-            fprintf(fp, ": {\"ns\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
-                    rk->ns[t], rk->calls[t]);
-            first = 0;
-        }
-    fprintf(fp, "},\n     \"sent\": ");
-    put_row(fp, rk->sent, rk->nsent);
-    fprintf(fp, ",\n     \"received\": ");
-    put_row(fp, rk->received, rk->nreceived);
-    fprintf(fp, ",\n     \"rma\": ");
-    put_row(fp, rk->rma, rk->nrma);
+    fprintf(fp, ",\n     ");
+    put_types(fp, p, rk->ns, rk->calls);
+    put_rows(fp, ",\n     ", ",\n     ",
+             (const tg_prof_row *const[3]){rk->sent, rk->received, rk->rma},
+             (const int[3]){rk->nsent, rk->nreceived, rk->nrma});
+    if (p->nphases)
+        put_phases(fp, p, rk);
     fputc('}', fp);
 }
 
@@ -93,6 +128,29 @@ static void put_group(FILE *fp, const int *g, int n)
 {
     for (int i = 0; i < n; i++)
         fprintf(fp, "%s%d", i ? ", " : "", g[i]);
+}
+
+/* Collective records; with their phase where they have one. */
+static void put_records(FILE *fp, const tg_profile *p, const tg_prof_coll *k,
+                        int n)
+{
+    for (int i = 0; i < n; i++, k++) {
+        fprintf(fp, "%s\n       {", i ? "," : "");
+        if (k->phase)
+            fprintf(fp, "\"phase\": %d, ", k->phase);
+        fprintf(fp, "\"rank\": %d, \"type\": ", k->rank);
+        put_str(fp, p->types[k->type]);
+        fprintf(fp, ", \"calls\": %" PRIu64 ", \"bytes\": %" PRIu64
+                    ", \"ns\": %" PRIu64, k->calls, k->bytes, k->ns);
+        if (k->npeers) {
+            fprintf(fp, ", \"peers\": [");
+            for (int j = 0; j < k->npeers; j++)
+                fprintf(fp, "%s[%d, %" PRIu64 "]", j ? ", " : "",
+                        k->peers[j].index, k->peers[j].bytes);
+            fputc(']', fp);
+        }
+        fputc('}', fp);
+    }
 }
 
 static void put_comm(FILE *fp, const tg_profile *p, const tg_prof_comm *c,
@@ -107,23 +165,30 @@ static void put_comm(FILE *fp, const tg_profile *p, const tg_prof_comm *c,
         fputc(']', fp);
     }
     fprintf(fp, ",\n     \"collectives\": [");
-    for (int i = 0; i < c->ncolls; i++) {
-        const tg_prof_coll *k = &c->colls[i];
-        fprintf(fp, "%s\n       {\"rank\": %d, \"type\": ", i ? "," : "",
-                k->rank);
-        put_str(fp, p->types[k->type]);
-        fprintf(fp, ", \"calls\": %" PRIu64 ", \"bytes\": %" PRIu64
-                    ", \"ns\": %" PRIu64, k->calls, k->bytes, k->ns);
-        if (k->npeers) {
-            fprintf(fp, ", \"peers\": [");
-            for (int j = 0; j < k->npeers; j++)
-                fprintf(fp, "%s[%d, %" PRIu64 "]", j ? ", " : "",
-                        k->peers[j].index, k->peers[j].bytes);
-            fputc(']', fp);
-        }
-        fputc('}', fp);
+    put_records(fp, p, c->colls, c->ncolls);
+    fprintf(fp, "\n     ]");
+    if (p->nphases) {
+        fprintf(fp, ",\n     \"phase_collectives\": [");
+        put_records(fp, p, c->phase_colls, c->nphase_colls);
+        fprintf(fp, "\n     ]");
     }
-    fprintf(fp, "\n     ]}");
+    fputc('}', fp);
+}
+
+static void put_carts(FILE *fp, const tg_profile *p)
+{
+    fprintf(fp, ",\n  \"cartesian\": [");
+    for (int i = 0; i < p->ncarts; i++) {
+        const tg_prof_cart *c = &p->carts[i];
+        fprintf(fp, "%s\n    {\"dims\": [", i ? "," : "");
+        put_group(fp, c->dims, c->ndims);
+        fprintf(fp, "], \"periods\": [");
+        put_group(fp, c->periods, c->ndims);
+        fprintf(fp, "], \"members\": [");
+        put_group(fp, c->members, c->size);
+        fprintf(fp, "]}");
+    }
+    fprintf(fp, "\n  ]");
 }
 
 int tg_profile_write(const char *path, const tg_profile *p, tg_error *err)
@@ -150,6 +215,10 @@ int tg_profile_write(const char *path, const tg_profile *p, tg_error *err)
         fprintf(fp, "%s", t ? ", " : "");
         put_str(fp, p->types[t]);
     }
+    if (p->nphases) {
+        fprintf(fp, "],\n  \"phases\": [");
+        put_group(fp, p->phases, p->nphases);
+    }
     fprintf(fp, "],\n  \"ranks\": [\n");
     int left = p->nranks;
     for (int r = 0; r < p->world_size; r++)
@@ -162,6 +231,9 @@ int tg_profile_write(const char *path, const tg_profile *p, tg_error *err)
         fprintf(fp, "%s\n", c ? "," : "");
         put_comm(fp, p, &p->comms[c], c);
     }
-    fprintf(fp, "\n  ]\n}\n");
+    fprintf(fp, "\n  ]");
+    if (p->ncarts)
+        put_carts(fp, p);
+    fprintf(fp, "\n}\n");
     return tg_out_commit(&o, err);
 }

@@ -312,6 +312,16 @@ typedef struct tg_prof_row {
     uint64_t count; /* messages, or one-sided operations */
 } tg_prof_row;
 
+/* What one rank recorded in one phase: from the application's
+ * MPI_Pcontrol(k), k >= 3, to the next phase change; phase 1 from
+ * MPI_Init (topomap-formats(5)).  Types and rows as in tg_prof_rank. */
+typedef struct tg_prof_phase {
+    int phase;             /* its level */
+    uint64_t *ns, *calls;  /* per type (ntypes each) */
+    int nsent, nreceived, nrma;
+    tg_prof_row *sent, *received, *rma;
+} tg_prof_phase;
+
 typedef struct tg_prof_rank {
     int present;
     char *host;
@@ -334,6 +344,8 @@ typedef struct tg_prof_rank {
     tg_prof_row *sent;     /* point-to-point sends, per destination */
     tg_prof_row *received; /* completed receives, per source */
     tg_prof_row *rma;      /* one-sided operations, per target */
+    int nphases;           /* 0 unless the profile has phases */
+    tg_prof_phase *phases; /* ascending phase, each once */
 } tg_prof_rank;            /* rows: ascending peer, each peer once */
 
 /* Bytes one collective record sent to one member of the communicator's
@@ -345,6 +357,8 @@ typedef struct tg_prof_peer {
 
 /* What one member recorded for one collective type on a communicator. */
 typedef struct tg_prof_coll {
+    int phase;            /* in a communicator's phase_colls: the phase;
+                           * 0 in colls (every phase) */
     int rank;             /* world rank of the member */
     int type;
     uint64_t calls, bytes, ns; /* bytes: of its send buffers */
@@ -359,7 +373,20 @@ typedef struct tg_prof_comm {
     int *remote;
     int ncolls;
     tg_prof_coll *colls;  /* in file order */
+    int nphase_colls;     /* the same split by phase, in profiles with
+                           * phases; 0 otherwise */
+    tg_prof_coll *phase_colls; /* in file order */
 } tg_prof_comm;
+
+/* A Cartesian communicator the application created (MPI_Cart_create, or
+ * MPI_Cart_sub): its dims and periods and, for each Cartesian rank
+ * (row-major, as MPI_Cart_rank numbers them), the world rank there. */
+typedef struct tg_prof_cart {
+    int ndims;
+    int *dims, *periods;
+    int size;             /* the product of dims */
+    int *members;         /* size world ranks, each once */
+} tg_prof_cart;
 
 /* World rank of member `index` of the group c's collectives address: the
  * remote group of an intercommunicator, else c's own. */
@@ -384,6 +411,15 @@ typedef struct tg_profile {
     tg_prof_rank *ranks;  /* world_size entries, by world rank */
     int ncomms;
     tg_prof_comm *comms;  /* in file order (the file's "id" is the index) */
+    /* The phases of the run ("phases", ascending levels), when it had
+     * more than one: every present rank then has its nphases, and every
+     * communicator its phase_colls.  0 and NULL otherwise. */
+    int nphases;
+    int *phases;
+    int ncarts;
+    tg_prof_cart *carts;  /* in file order */
+    int view;             /* made by tg_profile_phase: shares its strings
+                           * and groups with the profile it came from */
 } tg_profile;
 
 /* Read and check a profile or a partial profile: format, version, the type
@@ -397,6 +433,20 @@ void tg_profile_free(tg_profile *p);
  * is TG_PROFILE_FORMAT; 0 otherwise (unreadable included).  To tell a
  * profile from a task graph before reading either. */
 int tg_profile_sniff(const char *path);
+
+/* The profile of phase `phase` alone (one of p->phases): every present
+ * rank with that phase's types and rows (none where the rank has no
+ * such phase; mpi_ns their sum), every communicator with that phase's
+ * records; no phases.  It borrows from p (free it with tg_profile_free
+ * before p).  TG_EINVAL, naming the phases there are, when p has no such
+ * phase. */
+int tg_profile_phase(const tg_profile *p, int phase, tg_profile **out,
+                     tg_error *err);
+
+/* The Cartesian communicator of p that covers every world rank, to give
+ * the graphs built from p their grid: the first such in p->carts; NULL
+ * when none does. */
+const tg_prof_cart *tg_profile_grid(const tg_profile *p);
 
 /* Index of type `name`, or -1 when the profile does not list it. */
 int tg_profile_type(const tg_profile *p, const char *name);
@@ -495,6 +545,9 @@ typedef struct tg_build_options {
     double min_share; /* a type under this share of the time left is
                        * never critical (0.05) */
     tg_coll_model allreduce_model; /* TG_MODEL_AUTO */
+    int phase;        /* 0 (the default): every phase together; else
+                       * this phase of the profile alone
+                       * (tg_profile_phase) */
 } tg_build_options;
 
 /* The defaults above. */
@@ -544,7 +597,9 @@ typedef struct tg_build {
 
 /* Everything `taskgraph build` computes.  Fails (TG_EINVAL) when no type
  * is critical: every type filtered, no time recorded, or min_share above
- * every type's share. */
+ * every type's share, or when o->phase is not a phase of p.  When a
+ * Cartesian communicator of p covers every rank (tg_profile_grid), every
+ * graph built carries its grid. */
 int tg_build_run(const tg_profile *p, const tg_build_options *o,
                  tg_build **out, tg_error *err);
 void tg_build_free(tg_build *b);

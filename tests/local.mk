@@ -106,7 +106,8 @@ EXTRA_DIST += $(PM_TESTS) tests/parmapper_lib.sh tests/parmapper_check.py
 # each built by mpifort with `use mpi` and with `use mpi_f08` (-DF08) when
 # configure found a working one; else the program variables are empty and
 # fortran_pattern.sh reports itself skipped.
-FORTRAN_PROGS = tests/mpi/pattern_f tests/mpi/pattern_f08 tests/mpi/calls_f tests/mpi/calls_f08
+FORTRAN_PROGS = tests/mpi/pattern_f tests/mpi/pattern_f08 tests/mpi/calls_f tests/mpi/calls_f08 \
+	tests/mpi/phases_f tests/mpi/cart_f tests/mpi/cart_f08
 if HAVE_MPIFORT
 check_SCRIPTS += $(FORTRAN_PROGS)
 PATTERN_F = $(abs_top_builddir)/tests/mpi/pattern_f
@@ -129,9 +130,16 @@ tests/mpi/calls_f: tests/mpi/calls_f.F90 $(FORTRAN_INCLUDES)
 	$(FORTRAN_BUILD) $(srcdir)/tests/mpi/calls_f.F90
 tests/mpi/calls_f08: tests/mpi/calls_f.F90 $(FORTRAN_INCLUDES)
 	$(FORTRAN_BUILD) -DF08 $(srcdir)/tests/mpi/calls_f.F90
+tests/mpi/phases_f: tests/mpi/phases_f.F90 $(FORTRAN_INCLUDES)
+	$(FORTRAN_BUILD) $(srcdir)/tests/mpi/phases_f.F90
+tests/mpi/cart_f: tests/mpi/cart_f.F90 $(FORTRAN_INCLUDES)
+	$(FORTRAN_BUILD) $(srcdir)/tests/mpi/cart_f.F90
+tests/mpi/cart_f08: tests/mpi/cart_f.F90 $(FORTRAN_INCLUDES)
+	$(FORTRAN_BUILD) -DF08 $(srcdir)/tests/mpi/cart_f.F90
 CLEANFILES += $(FORTRAN_PROGS)
 TESTS += tests/fortran_pattern.sh
 EXTRA_DIST += tests/fortran_pattern.sh tests/mpi/pattern_f.F90 tests/mpi/calls_f.F90 \
+	tests/mpi/phases_f.F90 tests/mpi/cart_f.F90 \
 	$(FORTRAN_INCLUDES)
 
 # The example applications (examples/): their profiles and checksums

@@ -125,7 +125,7 @@ static void all_pairs(const tg_build *b, const char *name,
 static tg_build_options opts(double large, double coverage, double min_share,
                              tg_coll_model m)
 {
-    return (tg_build_options){large, coverage, min_share, m};
+    return (tg_build_options){large, coverage, min_share, m, 0};
 }
 
 /* ------------------------------------------------------- the models alone */
