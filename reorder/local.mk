@@ -10,7 +10,10 @@ reorder_libtopomap_reorder_la_CPPFLAGS = $(AM_CPPFLAGS) \
 reorder_libtopomap_reorder_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 reorder_libtopomap_reorder_la_LIBADD = greedymap/libgreedymap.la \
 	taskgraph/libtaskgraph.la $(MPI_LIBS)
-reorder_libtopomap_reorder_la_LDFLAGS = -version-info 0:0:0
+# Only the MPI entry points are exported: nothing of the library can
+# clash with an application's own symbols.
+reorder_libtopomap_reorder_la_LDFLAGS = -version-info 0:0:0 \
+	-export-symbols-regex '^(MPI|mpi)_'
 EXTRA_DIST += reorder/README.md
 
 # Its MPI tests: programs that check the returned communicators and the
@@ -49,3 +52,15 @@ REORDER_TESTS = tests/reorder_cart.sh tests/reorder_graph.sh \
 	tests/reorder_errors.sh tests/reorder_fortran.sh
 TESTS += $(REORDER_TESTS)
 EXTRA_DIST += $(REORDER_TESTS) tests/reorder_lib.sh tests/mpi/reorder_f.F90
+
+# Its cost: bench/reorder.sh runs bench/reorder_time (bench/README.md).
+noinst_PROGRAMS += bench/reorder_time
+bench_reorder_time_SOURCES = bench/reorder_time.c
+bench_reorder_time_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+bench_reorder_time_LDADD = $(MPI_LIBS)
+EXTRA_DIST += bench/reorder.sh
+.PHONY: bench-reorder
+bench-reorder: bench/reorder_time reorder/libtopomap-reorder.la
+	$(srcdir)/bench/reorder.sh --lib reorder/.libs/libtopomap-reorder.so \
+	  --prog bench/reorder_time
+bench: bench-reorder
