@@ -6,12 +6,19 @@
 # warm-up).
 #
 # Usage: bench/reorder.sh [--lib SO] [--prog PROG] [--reps N] [--np "2 4 8 16"]
+#                         [--scale "16 32 64"] [--greedymap PROG]
 #   --lib SO      libtopomap-reorder.so (default
 #                 reorder/.libs/libtopomap-reorder.so under the current
 #                 folder, a build folder)
 #   --prog PROG   bench/reorder_time (default bench/reorder_time here)
 #   --reps N      calls of each kind and constructor per job (default 15)
 #   --np LIST     job sizes (default "2 4 8 16"; oversubscribed)
+#   --scale LIST  also time, for grids of side K (K^3 tasks, periodic),
+#                 the three mappers rank 0 runs, through the greedymap
+#                 command on 64 slots per node (what grows with the job
+#                 beyond this machine; default none)
+#   --greedymap P the greedymap command (default greedymap/greedymap here;
+#                 taskgraph/taskgraph beside it makes the grids)
 # Each job pretends max(2, NP/4) hosts (TOPOMAP_REORDER_HOSTS): rank i on
 # host (bits set in i) mod hosts, a checkerboard on the grids of these
 # sizes, which the library does reorder (column "moved": whether it
@@ -29,6 +36,8 @@ lib=reorder/.libs/libtopomap-reorder.so
 prog=bench/reorder_time
 reps=15
 nps="2 4 8 16"
+scale=
+gm=greedymap/greedymap
 usage() { echo "$me: $1 (see --help)" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
@@ -37,6 +46,8 @@ while [ $# -gt 0 ]; do
     --prog) [ $# -ge 2 ] || usage "--prog needs a file"; prog=$2; shift 2 ;;
     --reps) [ $# -ge 2 ] && [ "$2" -ge 2 ] 2>/dev/null || usage "--reps needs an integer >= 2"; reps=$2; shift 2 ;;
     --np) [ $# -ge 2 ] || usage "--np needs a list"; nps=$2; shift 2 ;;
+    --scale) [ $# -ge 2 ] || usage "--scale needs a list"; scale=$2; shift 2 ;;
+    --greedymap) [ $# -ge 2 ] || usage "--greedymap needs a file"; gm=$2; shift 2 ;;
     *) usage "unknown argument '$1'" ;;
   esac
 done
@@ -79,4 +90,20 @@ for np in $nps; do
       "$(awk -v a="$m0" -v b="$m1" 'BEGIN { print b - a }')" "$moved"
   done
 done
+[ -z "$scale" ] || {
+  tg=$(dirname "$gm")/../taskgraph/taskgraph
+  [ -x "$gm" ] && [ -x "$tg" ] || usage "no $gm or $tg (give --greedymap)"
+  echo "rank 0's mapping beyond this machine: K^3 periodic grid, 64 slots per node, seconds (one run each; greedymap reads the graph file too)"
+  printf '%4s %9s %6s %9s %9s %9s\n' K tasks nodes block rb greedymap
+  for k in $scale; do
+    n=$((k * k * k)); nodes=$(((n + 63) / 64))
+    "$tg" gen stencil --dims "${k}x${k}x${k}" --periodic -o "$tmp/g$k.metis" > /dev/null || exit 1
+    t() { local s; s=$(date +%s.%N); "$@" > /dev/null 2>&1 || { echo "$me: failed: $*" >&2; exit 1; }; awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }'; }
+    m="--nodes $nodes --slots 64 -o $tmp/map"
+    printf '%4d %9d %6d %9s %9s %9s\n' "$k" "$n" "$nodes" \
+      "$(t "$gm" baseline block "$tmp/g$k.metis" $m)" \
+      "$(t "$gm" baseline rb "$tmp/g$k.metis" $m)" \
+      "$(t "$gm" map "$tmp/g$k.metis" $m)"
+  done
+}
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -64,3 +64,4 @@ bench-reorder: bench/reorder_time reorder/libtopomap-reorder.la
 	$(srcdir)/bench/reorder.sh --lib reorder/.libs/libtopomap-reorder.so \
 	  --prog bench/reorder_time
 bench: bench-reorder
+dist_man_MANS += doc/libtopomap-reorder.7
