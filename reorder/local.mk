@@ -65,3 +65,10 @@ bench-reorder: bench/reorder_time reorder/libtopomap-reorder.la
 	  --prog bench/reorder_time
 bench: bench-reorder
 dist_man_MANS += doc/libtopomap-reorder.7
+# ... and on the emulated cluster: bench/reorder_cluster.sh runs
+# bench/reorder_halo with MPI's reorder, topomap's and treematch.
+noinst_PROGRAMS += bench/reorder_halo
+bench_reorder_halo_SOURCES = bench/reorder_halo.c
+bench_reorder_halo_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+bench_reorder_halo_LDADD = $(MPI_LIBS)
+EXTRA_DIST += bench/reorder_cluster.sh

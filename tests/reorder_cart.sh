@@ -50,9 +50,15 @@ expect_output "map 0 1 2 3 4 5 6 7"
 expect_ok report_line 1
 expect_output '{"call":"MPI_Cart_create","size":8,"tasks":8,"hosts":[{"name":"a","ranks":[0,4]},{"name":"b","ranks":[1,5]},{"name":"c","ranks":[2,6]},{"name":"d","ranks":[3,7]}],"mapper":"identity","reordered":false,"permutation":[0,1,2,3,4,5,6,7],"identity":{"offnode_bytes":32,"hop_bytes_total":128,"hop_bytes_avg":16},"result":{"offnode_bytes":32,"hop_bytes_total":128,"hop_bytes_avg":16}}'
 
+# A 3x2 grid on 8 ranks (hosts alternating) leaves 2 processes out.  MPI's
+# order uses ranks 0-5: the 3 y edges cross, 6 bytes; host a has 4 slots,
+# so x = 0, 1 there and x = 2 on b cut 2 x edges, 4 bytes.
+H=a,b,a,b,a,b,a,b
+expect_ok run 8 $H "$cart" $H 2 3 2 0 0 1
+expect_output "dims 3x2 identity 6 result 4"
+
 # reorder = 0: untouched, congruent to PMPI_Cart_create's (the program
 # compares), no report.
-H=a,b,a,b,a,b,a,b
 rm -f "$work/report.json"
 expect_ok run 8 $H -x TOPOMAP_REORDER_REPORT="$work/report.json" \
   "$cart" $H 2 0 0 0 0 0
