@@ -169,12 +169,9 @@ int main(int argc, char **argv)
             printf("dims");
             for (int d = 0; d < nd; d++)
                 printf("%c%d", d ? 'x' : ' ', dims[d]);
-            printf(" identity %ld result %ld\nmap",
-                   rc_offnode(ne, src, dst, NULL, ident, host),
-                   rc_offnode(ne, src, dst, NULL, world, host));
-            for (int t = 0; t < n; t++)
-                printf(" %d", world[t]);
-            printf("\n");
+            printf(" ");
+            rc_print(rc_offnode(ne, src, dst, NULL, ident, host),
+                     rc_offnode(ne, src, dst, NULL, world, host), world, n);
             free(src);
             free(dst);
             free(ident);

@@ -47,6 +47,14 @@ void rc_world_map(MPI_Comm comm, int *world)
     MPI_Allgather(&me, 1, MPI_INT, world, 1, MPI_INT, comm);
 }
 
+void rc_print(long identity, long result, const int *world, int n)
+{
+    printf("identity %ld result %ld\nmap", identity, result);
+    for (int t = 0; t < n; t++)
+        printf(" %d", world[t]);
+    printf("\n");
+}
+
 void rc_expect(int ok, const char *what, int a, int b)
 {
     if (ok)

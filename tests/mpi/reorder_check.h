@@ -16,6 +16,10 @@ long rc_offnode(int nedges, const int *src, const int *dst, const int *w,
 /* The world rank of each rank of comm, on every rank (n entries). */
 void rc_world_map(MPI_Comm comm, int *world);
 
+/* Print "identity X result Y" (after what the caller printed on the
+ * line) and "map W0 W1 ..." (n entries). */
+void rc_print(long identity, long result, const int *world, int n);
+
 /* Count a check; print what failed. */
 void rc_expect(int ok, const char *what, int a, int b);
 /* Failed checks on every rank, summed, returned on every rank. */

@@ -146,12 +146,8 @@ int main(int argc, char **argv)
                 ew[ne] = weighted ? lw[i] : 1;
             }
         }
-        printf("identity %ld result %ld\nmap",
-               rc_offnode(ne, es, ed, ew, ident, host),
-               rc_offnode(ne, es, ed, ew, world, host));
-        for (int t = 0; t < N; t++)
-            printf(" %d", world[t]);
-        printf("\n");
+        rc_print(rc_offnode(ne, es, ed, ew, ident, host),
+                 rc_offnode(ne, es, ed, ew, world, host), world, N);
     }
     MPI_Comm_free(&g);
     int failures = rc_failures();
