@@ -1,6 +1,7 @@
 /* construct.c: the flow of one intercepted constructor call (see
  * ro_internal.h): MPI's own constructor first, then, with reorder = 1,
  * the plan and the rebuilt communicator. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,15 @@ void ro_warn(const ro_call *c, const char *why)
             "libtopomap-reorder: %s: %s; this and later topology "
             "communicators may keep MPI's rank order\n",
             ro_call_name(c->kind), why);
+}
+
+int ro_agree(int ok, MPI_Comm comm)
+{
+    int rank, bad;
+    PMPI_Comm_rank(comm, &rank);
+    int mine = ok ? INT_MAX : rank;
+    PMPI_Allreduce(&mine, &bad, 1, MPI_INT, MPI_MIN, comm);
+    return bad == INT_MAX ? -1 : bad;
 }
 
 /* TOPOMAP_REORDER=0 turns the library off; anything else (or unset)

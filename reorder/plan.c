@@ -2,7 +2,7 @@
  * process sends rank 0 its host and, for dist graphs, its out-edges; rank
  * 0 maps the tasks, writes the report and scatters each process's role.
  * The collectives run on every process whatever fails: a failure is
- * agreed on (MPI_Allreduce, or rank 0's MPI_Bcast) before any collective
+ * agreed on (ro_agree, or rank 0's MPI_Bcast) before any collective
  * that would need the failed buffer. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,10 +144,11 @@ int ro_plan(const ro_call *c, MPI_Comm first, double t0, ro_role *role)
         if (!names || !counts || !lens || !displs || !roles)
             ok = 0, snprintf(why, sizeof why, "out of memory");
     }
-    int all;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all)
+    int bad = ro_agree(ok, comm);
+    if (bad >= 0) {
+        ok = bad != rank; /* the lowest failing rank warns */
         goto out;
+    }
     PMPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names,
                 MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
     if (dist) {
@@ -163,8 +164,10 @@ int ro_plan(const ro_call *c, MPI_Comm first, double t0, ro_role *role)
             ok = allpairs != NULL;
         }
         PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-        if (!ok)
+        if (!ok) {
+            ok = rank != 0; /* rank 0 warns */
             goto out;
+        }
         PMPI_Gatherv(pairs, 2 * npairs, MPI_INT, allpairs, lens, displs,
                      MPI_INT, 0, comm);
     }

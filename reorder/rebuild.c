@@ -15,14 +15,6 @@
 enum { H_IN, H_OUT, H_SW, H_DW, H_LEN };
 #define TAG 1
 
-/* Every process of comm agrees that ok holds. */
-static int all_ok(int ok, MPI_Comm comm)
-{
-    int all;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
-}
-
 /* Task t's lists, packed: sources, their weights when weighted,
  * destinations, their weights when weighted. */
 static int *pack(const ro_call *c, const int *head, int *len)
@@ -72,7 +64,7 @@ static int adjacent(const ro_call *c, MPI_Comm split, MPI_Comm *out)
     rlen = got[H_IN] * (1 + got[H_SW]) + got[H_OUT] * (1 + got[H_DW]);
     int *lists = malloc(((size_t)rlen + 1) * sizeof *lists);
     int rc = -1;
-    if (all_ok(mine && lists, split)) {
+    if (ro_agree(mine && lists, split) < 0) {
         PMPI_Isend(mine, len, MPI_INT, me, TAG, split, &req);
         PMPI_Recv(lists, rlen, MPI_INT, st.MPI_SOURCE, TAG, split,
                   MPI_STATUS_IGNORE);
@@ -108,13 +100,14 @@ int ro_rebuild(const ro_call *c, const ro_role *role, MPI_Comm *out)
                                          : ro_create(c, split, out);
         PMPI_Comm_free(&split);
     }
-    if (all_ok(rc == MPI_SUCCESS, c->comm))
+    int bad = ro_agree(rc == MPI_SUCCESS, c->comm), me;
+    if (bad < 0)
         return 0;
     if (*out != MPI_COMM_NULL)
         PMPI_Comm_free(out);
-    ro_warn(c, rc == MPI_SUCCESS ? "another process could not rebuild "
-                                   "the communicator"
-                                 : "the communicator could not be rebuilt "
-                                   "in the new order (out of memory?)");
+    PMPI_Comm_rank(c->comm, &me);
+    if (me == bad)
+        ro_warn(c, "the communicator could not be rebuilt in the new "
+                   "order (out of memory?)");
     return -1;
 }

@@ -66,6 +66,12 @@ int ro_construct(const ro_call *c, int reorder, MPI_Comm *out);
  * only (construct.c). */
 void ro_warn(const ro_call *c, const char *why);
 
+/* Collective over comm: -1 when ok holds on every process, else the
+ * lowest rank where it does not, on every process; that one warns, so a
+ * failure seen everywhere is said once, not once per process
+ * (construct.c). */
+int ro_agree(int ok, MPI_Comm comm);
+
 /* What rank 0 decided for one process: its rank in the new communicator
  * (MPI_UNDEFINED: none).  New rank t is the process the mapping chose for
  * task t, which is rank t of c->comm in MPI's own order. */
