@@ -4,6 +4,7 @@
  * The collectives run on every process whatever fails: a failure is
  * agreed on (ro_agree, or rank 0's MPI_Bcast) before any collective
  * that would need the failed buffer. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,12 @@ int ro_plan(const ro_call *c, MPI_Comm first, double t0, ro_role *role)
                 displs[p] = (int)total;
                 total += (size_t)lens[p];
             }
-            allpairs = malloc((total + 1) * sizeof *allpairs);
+            /* MPI_Gatherv's displacements are ints. */
+            if (total > INT_MAX)
+                snprintf(why, sizeof why, "%zu edges are more than one "
+                         "gather holds", total / 2);
+            else
+                allpairs = malloc((total + 1) * sizeof *allpairs);
             ok = allpairs != NULL;
         }
         PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);

@@ -20,6 +20,21 @@ expect_output "map 0 2 4 6 1 3 5 7"
 expect_ok report_line 1
 expect_output '{"call":"MPI_Cart_create","size":8,"tasks":8,"hosts":[{"name":"a","ranks":[0,2,4,6]},{"name":"b","ranks":[1,3,5,7]}],"mapper":"block","reordered":true,"permutation":[0,2,4,6,1,3,5,7],"identity":{"offnode_bytes":8,"hop_bytes_total":32,"hop_bytes_avg":4},"result":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2}}'
 
+# Beside libcommprof: the profile sees the reordered communicator (its
+# members in the new order) and none of the library's own traffic (it
+# talks through PMPI_: no gather, scatter or bcast in the profile).
+RUN_PRELOAD="$REORDER_LIB:$COMMPROF_LIB" expect_ok run 8 $H \
+  -x COMMPROF_OUT="$work/cp.json" "$cart" $H 2 0 0 0 0 1
+expect_output "map 0 2 4 6 1 3 5 7"
+expect_ok python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+cart = [c for c in p["communicators"] if c["members"] == [0, 2, 4, 6, 1, 3, 5, 7]]
+assert len(cart) == 1, p["communicators"]
+types = {e["type"] for c in p["communicators"] for e in c.get("collectives", [])}
+assert "neighbor_allgather" in types and not types & {"gather", "gatherv", "scatter", "bcast"}, types
+' "$work/cp.json"
+
 # 4x2 given, x periodic, hosts in pairs (host = x mod 2), spelled
 # NAME:K: every x edge (2 rings of 4) crosses, 16 bytes; the best cut is
 # 4 edges, 8 bytes.
