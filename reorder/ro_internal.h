@@ -87,8 +87,9 @@ enum { RO_KEEP = 0, RO_MOVE = 1, RO_FAIL = 2 };
 int ro_plan(const ro_call *c, MPI_Comm first, double t_start,
             ro_role *role);
 
-/* Step 3 (rebuild.c), collective over c->comm: 0 and *out, or -1 (warned;
- * nothing to free) on every process. */
+/* Step 3 (rebuild.c), collective over c->comm: 0 and *out (MPI_COMM_NULL
+ * for a process left out), or -1 (warned; nothing to free) on every
+ * process. */
 int ro_rebuild(const ro_call *c, const ro_role *role, MPI_Comm *out);
 
 /* hosts.c: this process's host name: the entry of TOPOMAP_REORDER_HOSTS
@@ -96,7 +97,7 @@ int ro_rebuild(const ro_call *c, const ro_role *role, MPI_Comm *out);
  * MPI_Get_processor_name.  0, or -1 with why filled. */
 int ro_my_host(char name[MPI_MAX_PROCESSOR_NAME], char *why, size_t size);
 
-/* Rank 0's view of the processes of c->comm: nhost hosts in the order of
+/* Rank 0's view of the processes of c->comm: nhosts hosts in the order of
  * their first rank, each process's host and slot (its index among its
  * host's processes), and the process on each (host, slot). */
 typedef struct ro_layout {
@@ -116,9 +117,10 @@ void ro_layout_free(ro_layout *l);
 
 /* taskgraph.c: the task graph of a call on rank 0: the Cartesian grid's
  * neighbours (with its grid attached), the graph's edges, or the dist
- * graph's edges gathered in `out_lists` (dst, weight pairs per process,
- * made by ro_dist_edges).  Unit bytes per direction and neighbour;
- * application weights where given (0 weights add nothing). */
+ * graph's edges gathered from every process (count[p] (dst, weight) pairs
+ * of process p, made by ro_dist_edges, one process after the other in
+ * `pairs`).  Unit bytes per direction and neighbour; application weights
+ * where given (0 weights add nothing). */
 int ro_cart_graph(const ro_call *c, tg_graph **out, tg_error *err);
 int ro_graph_graph(const ro_call *c, tg_graph **out, tg_error *err);
 int ro_dist_graph(int nprocs, const int *count, const int *pairs,
