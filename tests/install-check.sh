@@ -18,7 +18,8 @@ for f in bin/taskgraph lib/libtaskgraph.so lib/pkgconfig/taskgraph.pc \
          lib/libcommprof.so lib/pkgconfig/commprof.pc include/topomap/commprof.h \
          lib/libgreedymap.so lib/pkgconfig/greedymap.pc include/topomap/greedymap.h \
          include/topomap/taskgraph.h share/man/man1/taskgraph.1 \
-         share/man/man5/topomap-formats.5 bin/topomap-cluster share/man/man1/topomap-cluster.1; do
+         share/man/man5/topomap-formats.5 bin/topomap-cluster share/man/man1/topomap-cluster.1 \
+         lib/libtopomap-reorder.so share/man/man7/libtopomap-reorder.7; do
   if [ -e "$root/$f" ]; then echo "  installed $f"; else echo "FAIL: missing $f"; status=1; fi
 done
 

@@ -1,0 +1,73 @@
+/* mapper.c: which mappers libtopomap-reorder tries, in one place: block,
+ * recursive bisection (rb) and GreedyMap's default configuration, the
+ * best by average hop-bytes, the earliest of equals; the identity order
+ * unless one is strictly better.  A mapper that fails is skipped: the
+ * identity order is always there to fall back on.  The decompose baseline
+ * for grids (greedymap, issue 12) belongs in `candidates` below. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ro_internal.h"
+
+/* A candidate fills map (g->n places) or fails. */
+typedef struct candidate {
+    const char *name;
+    int (*map)(const tg_graph *g, const gm_machine *m, gm_place *map,
+               tg_error *err);
+} candidate;
+
+static int map_block(const tg_graph *g, const gm_machine *m, gm_place *map,
+                     tg_error *err)
+{
+    return gm_baseline_map(g, m, GM_BASE_BLOCK, 0, map, err);
+}
+
+static int map_rb(const tg_graph *g, const gm_machine *m, gm_place *map,
+                  tg_error *err)
+{
+    return gm_baseline_map(g, m, GM_BASE_RB, 0, map, err);
+}
+
+static int map_greedy(const tg_graph *g, const gm_machine *m, gm_place *map,
+                      tg_error *err)
+{
+    gm_config c;
+    int rc = gm_config_parse("", &c, err);
+    return rc ? rc : gm_greedymap(g, m, &c, map, err);
+}
+
+static const candidate candidates[] = {
+    {"block", map_block},
+    {"rb", map_rb},
+    {"greedymap", map_greedy},
+};
+
+int ro_choose_mapping(const tg_graph *g, const gm_machine *m,
+                      const gm_place *identity, gm_place *map,
+                      const char **name, tg_error *err)
+{
+    gm_metrics best;
+    int rc = gm_evaluate(g, m, identity, GM_METRICS_NO_LOAD, NULL, &best,
+                         err);
+    if (rc)
+        return rc;
+    memcpy(map, identity, (size_t)g->n * sizeof *map);
+    *name = "identity";
+    gm_place *try = malloc(((size_t)g->n + 1) * sizeof *try);
+    if (!try)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+        gm_metrics met;
+        tg_error e;
+        if (candidates[i].map(g, m, try, &e) ||
+            gm_evaluate(g, m, try, GM_METRICS_NO_LOAD, NULL, &met, &e))
+            continue;
+        if (met.hop_bytes_total < best.hop_bytes_total) {
+            best = met;
+            memcpy(map, try, (size_t)g->n * sizeof *map);
+            *name = candidates[i].name;
+        }
+    }
+    free(try);
+    return 0;
+}
