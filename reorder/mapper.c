@@ -1,9 +1,10 @@
 /* mapper.c: which mappers libtopomap-reorder tries, in one place: block,
- * recursive bisection (rb) and GreedyMap's default configuration, the
- * best by average hop-bytes, the earliest of equals; the identity order
- * unless one is strictly better.  A mapper that fails is skipped: the
- * identity order is always there to fall back on.  The decompose baseline
- * for grids (greedymap, issue 12) belongs in `candidates` below. */
+ * decompose (Mapple's boxes, for Cartesian grids: the graph carries the
+ * grid of MPI_Cart_create), recursive bisection (rb) and GreedyMap's
+ * default configuration, the best by average hop-bytes, the earliest of
+ * equals; the identity order unless one is strictly better.  A mapper that
+ * fails (decompose on a graph with no grid) is skipped: the identity order
+ * is always there to fall back on. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,12 @@ static int map_block(const tg_graph *g, const gm_machine *m, gm_place *map,
     return gm_baseline_map(g, m, GM_BASE_BLOCK, 0, map, err);
 }
 
+static int map_decompose(const tg_graph *g, const gm_machine *m,
+                         gm_place *map, tg_error *err)
+{
+    return gm_baseline_map(g, m, GM_BASE_DECOMPOSE, 0, map, err);
+}
+
 static int map_rb(const tg_graph *g, const gm_machine *m, gm_place *map,
                   tg_error *err)
 {
@@ -38,6 +45,7 @@ static int map_greedy(const tg_graph *g, const gm_machine *m, gm_place *map,
 
 static const candidate candidates[] = {
     {"block", map_block},
+    {"decompose", map_decompose},
     {"rb", map_rb},
     {"greedymap", map_greedy},
 };
