@@ -1,7 +1,25 @@
-# libcommprof: the PMPI profiler, built with Open MPI's flags.
+# libcommprof: the PMPI profiler, built with the configured MPI's flags.
+# Installed as $(libdir)/libcommprof.so, or, configured with
+# --with-commprof-suffix=S (a second MPI beside the default), in its own
+# folder $(libdir)/libcommprof-S/ with the link $(libdir)/libcommprof-S.so
+# to it, and without the pkg-config file, which stays the default's: one
+# libdir holds one per MPI, and commprof-run knows its own by that name.
+commproflibdir = $(libdir)/$(COMMPROF_NAME)
+if COMMPROF_SUFFIXED
+commproflib_LTLIBRARIES = libcommprof/libcommprof.la
+install-exec-hook: install-commprof-link
+uninstall-hook: uninstall-commprof-link
+else
 lib_LTLIBRARIES += libcommprof/libcommprof.la
-topomapinclude_HEADERS += libcommprof/commprof.h
 pkgconfig_DATA += libcommprof/commprof.pc
+endif
+topomapinclude_HEADERS += libcommprof/commprof.h
+install-commprof-link:
+	cd "$(DESTDIR)$(libdir)" && rm -f $(COMMPROF_NAME).so && \
+	  $(LN_S) $(COMMPROF_NAME)/libcommprof.so $(COMMPROF_NAME).so
+uninstall-commprof-link:
+	rm -f "$(DESTDIR)$(libdir)/$(COMMPROF_NAME).so"
+.PHONY: install-commprof-link uninstall-commprof-link
 
 libcommprof_libcommprof_la_SOURCES = \
 	libcommprof/commprof.h libcommprof/cp_internal.h \

@@ -1,7 +1,7 @@
 # Repository scripts (not installed): dependencies, build, tests, quickstart.
 EXTRA_DIST += scripts/install-deps.sh scripts/build.sh scripts/test.sh \
 	scripts/quickstart.sh
-EXTRA_DIST += scripts/install-bench-deps.sh
+EXTRA_DIST += scripts/install-bench-deps.sh scripts/install-mpis.sh
 
 # commprof-run: installed; knows the installed libcommprof by its path,
 # substituted here (not by configure) so that `make prefix=...` holds.
@@ -10,7 +10,8 @@ CLEANFILES += scripts/commprof-run
 EXTRA_DIST += scripts/commprof-run.in
 scripts/commprof-run: $(srcdir)/scripts/commprof-run.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
-	sed -e 's|@libdir[@]|$(libdir)|g' $(srcdir)/scripts/commprof-run.in > $@.tmp && \
+	sed -e 's|@libdir[@]|$(libdir)|g' -e 's|@COMMPROF_NAME[@]|$(COMMPROF_NAME)|g' \
+	  $(srcdir)/scripts/commprof-run.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
 # topomap-plot: pictures (python3 + python3-matplotlib); installed as is.

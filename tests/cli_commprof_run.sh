@@ -103,7 +103,7 @@ expect_fail 2 "no command to run" "$cr" -o "$work/p.json" --
 expect_fail 2 "-o needs a file name" "$cr" -o
 expect_fail 2 "unknown option '--bogus'" "$cr" --bogus mpirun ./app
 expect_fail 2 "--start takes on or off, not 'later'" "$cr" --start later mpirun ./app
-expect_fail 2 "'./app' is not mpirun, mpiexec, orterun or srun" "$cr" ./app
+expect_fail 2 "'./app' is not the mpirun or mpiexec of Open MPI or MPICH (Hydra), prterun, orterun or srun" "$cr" ./app
 expect_ok "$cr" --help
 expect_output "Usage: commprof-run [-o FILE] [--start on|off] [--] LAUNCHER ARGS..."
 finish
