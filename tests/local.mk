@@ -11,7 +11,7 @@ AM_TESTS_ENVIRONMENT = \
 	SCOTCH_GCV='$(SCOTCH_GCV)'; \
 	COMMPROF_LIB='$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
 	MPIEXEC='$(MPIEXEC)'; MPIEXEC_KIND='$(MPIEXEC_KIND)'; MPI_IMPL='$(MPI_IMPL)'; \
-	export MPIEXEC MPIEXEC_KIND MPI_IMPL; \
+	MPI_IMPL_VERSION='$(MPI_IMPL_VERSION)'; export MPIEXEC MPIEXEC_KIND MPI_IMPL MPI_IMPL_VERSION; \
 	PATTERN='$(abs_top_builddir)/tests/mpi/pattern'; \
 	MPI_TESTS='$(abs_top_builddir)/tests/mpi'; export MPI_TESTS; \
 	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
