@@ -30,9 +30,16 @@ for how in segv:11 null:11 stack:11 fpe:8 abrt:6 own:11 late:11; do
     "$MPI_TESTS/abort" "$v"
   timeout 120 "${launch_cmd[@]}" > "$work/out" 2> "$work/err"
   rc=$?
-  checks=$((checks + 1))
-  [ "$rc" -eq "$bare" ] || fail "$v: the launcher exited with $rc, without the profiler $bare"
-  if mpi_is_openmpi; then
+  if ! mpi_is_openmpi; then
+    # Hydra exits with the number of a signal of the first rank it sees
+    # end (rank 1's, or one it sent the others), which varies from run to
+    # run: only a failure is required, with the profiler as without.
+    checks=$((checks + 1))
+    [ "$rc" -ne 0 ] && [ "$bare" -ne 0 ] ||
+      fail "$v: the launcher exited with $rc, without the profiler $bare, expected a failure"
+  else
+    checks=$((checks + 1))
+    [ "$rc" -eq "$bare" ] || fail "$v: mpirun exited with $rc, without the profiler $bare"
     checks=$((checks + 1))
     [ "$rc" -eq $((128 + sig)) ] || fail "$v: mpirun exited with $rc, expected $((128 + sig))"
     checks=$((checks + 1))
@@ -48,11 +55,15 @@ for how in segv:11 null:11 stack:11 fpe:8 abrt:6 own:11 late:11; do
         fail "$v: the application's SIGSEGV handler did not run" ;;
   esac
   expect_ok $check partial "$work/$v" "$v"
+  # Under Hydra the late variant leaves no partial file to merge (see
+  # COMMPROF_SURVIVORS in mpi_lib.sh).
+  if ! mpi_is_openmpi && [ "$v" = late ]; then continue; fi
   # The matrix of the merged partial files: 3 x 100(r+1) B from r to r+1
   # for each rank with a file (rank 3 recorded nothing).
   expect_ok "$TASKGRAPH" merge --allow-missing "$work/$v"/prof.json.rank* -o "$work/$v/merged.json"
   expect_ok "$TASKGRAPH" matrix "$work/$v/merged.json" --type p2p
   if [ "$v" = late ]; then want=$'0 1 300 3\n2 3 900 3'; else want=$'0 1 300 3\n1 2 600 3\n2 3 900 3'; fi
+  mpi_is_openmpi || want='1 2 600 3' # only rank 1's file
   checks=$((checks + 1))
   [ "$(cat "$work/out")" = "$want" ] || fail "$v: merged p2p matrix: $(cat "$work/out" | tr '\n' ';') expected $(echo "$want" | tr '\n' ';')"
 done

@@ -21,6 +21,12 @@ fi
 
 mpi_is_openmpi() { [ "$MPIEXEC_KIND" = openmpi ]; }
 
+# When a rank ends without MPI_Finalize, Open MPI's mpirun ends the others
+# with SIGTERM (libcommprof writes their partial profiles), MPICH's Hydra
+# with SIGKILL: commprof_check.py partial then expects only the file of
+# the rank that ended.
+if ! mpi_is_openmpi; then export COMMPROF_SURVIVORS=killed; fi
+
 # launch_argv NP ARGS...: the command launch runs, in the array launch_cmd
 # (for `timeout 120 "${launch_cmd[@]}"`).
 launch_argv() {
