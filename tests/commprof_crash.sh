@@ -15,8 +15,12 @@
 . "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
 ulimit -c 0 # no core files from the crashes
 
-# How rank 1 ended, as mpirun says it, without the PID.
-ending() { grep -o 'process rank 1 with PID [0-9]* on node .* exited on signal [0-9]* ([A-Za-z ]*)' "$1" | sed 's/PID [0-9]* //'; }
+# How rank 1 ended, as mpirun says it, without the PID (Open MPI 5's
+# prterun breaks the sentence over two lines).
+ending() {
+  tr '\n' ' ' < "$1" | grep -o 'process rank 1 with PID [0-9]* on node [^ ]* exited on  *signal [0-9]* ([A-Za-z ]*)' |
+    sed 's/PID [0-9]* //; s/on  *signal/on signal/'
+}
 
 for how in segv:11 null:11 stack:11 fpe:8 abrt:6 own:11 late:11; do
   v=${how%:*} sig=${how#*:}
