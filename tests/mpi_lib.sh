@@ -44,3 +44,33 @@ launch_argv() {
 }
 
 launch() { launch_argv "$@"; "${launch_cmd[@]}"; }
+
+# launch_mapped NP RANKFILE PROGRAM ARGS...: NP ranks placed as parmapper's
+# RANKFILE says ("rank R=HOST slot=CORE", CORE a logical core index), in
+# the configured launcher's form: Open MPI 4.1's mpirun --rankfile; Open
+# MPI 5's (PRRTE) --map-by rankfile:file=, with cores shared by several
+# ranks allowed; Hydra: a machinefile of the hosts in rank order and
+# -bind-to user: with each rank's core as its PUs' logical indexes
+# (hwloc-calc, which runs here: the hosts share this machine's cores).
+launch_mapped() {
+  local np=$1 rf=$2; shift 2
+  case $MPIEXEC_KIND in
+    openmpi)
+      if "$MPIEXEC" --version 2>&1 | grep -q 'Open MPI) [1-4]\.'; then
+        "$MPIEXEC" -np "$np" --rankfile "$rf" "$@"
+      else
+        "$MPIEXEC" -np "$np" --map-by "rankfile:file=$rf" --bind-to core:overload-allowed "$@"
+      fi ;;
+    *)
+      local mf=$rf.hosts pus=() line host core
+      : > "$mf"
+      while read -r line; do
+        host=${line#*=}; host=${host%% *}
+        core=${line##*slot=}
+        echo "$host" >> "$mf"
+        pus+=("$(hwloc-calc --li --intersect PU "core:$core" | tr ',' '+')")
+      done < <(grep '^rank ' "$rf" | sort -n -k2 -t' ')
+      local IFS=,
+      "$MPIEXEC" -n "$np" -f "$mf" -bind-to "user:${pus[*]}" "$@" ;;
+  esac
+}
