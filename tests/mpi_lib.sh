@@ -56,7 +56,7 @@ launch_mapped() {
   local np=$1 rf=$2; shift 2
   case $MPIEXEC_KIND in
     openmpi)
-      if "$MPIEXEC" --version 2>&1 | grep -q 'Open MPI) [1-4]\.'; then
+      if "$MPIEXEC" --version 2>&1 | grep -qE '\((Open MPI|OpenRTE)\) [1-4]\.'; then
         "$MPIEXEC" -np "$np" --rankfile "$rf" "$@"
       else
         "$MPIEXEC" -np "$np" --map-by "rankfile:file=$rf" --bind-to core:overload-allowed "$@"
