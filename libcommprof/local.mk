@@ -31,9 +31,15 @@ libcommprof_libcommprof_la_SOURCES = \
 libcommprof_libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libcommprof_libcommprof_la_LIBADD = $(MPI_LIBS) $(PTHREAD_LIBS)
 libcommprof_libcommprof_la_LDFLAGS = -version-info 0:0:0
-# Wrappers of the Fortran bindings: fortran.def, expanded by fortran.c.
+# Wrappers of the Fortran bindings: fortran.def, expanded by fortran.c;
+# none under the MPI 5 standard ABI, whose C header has no Fortran types
+# (MPICH 5's mpicc_abi).
+if !MPI_ABI
 libcommprof_libcommprof_la_SOURCES += libcommprof/fortran.def \
 	libcommprof/fortran.h libcommprof/fortran.c libcommprof/fortran_conv.c
+endif
+EXTRA_DIST += libcommprof/fortran.def libcommprof/fortran.h \
+	libcommprof/fortran.c libcommprof/fortran_conv.c
 EXTRA_DIST += libcommprof/commprof.pc.in
 
 # MPI tests: programs with known patterns, checked exactly

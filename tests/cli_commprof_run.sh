@@ -39,7 +39,7 @@ expect_fail 3 "ranks left a partial profile:" \
   "$cr" -o "$work/ab/p.json" "$MPIEXEC" -n 4 "$MPI_TESTS/abort" abort
 ls "$work/ab"/p.json.rank* | sed 's/^/  /' > "$work/want"
 checks=$((checks + 1))
-grep '^  /' "$work/err" | diff "$work/want" - || fail "partial files listed"
+grep -a '^  /' "$work/err" | diff "$work/want" - || fail "partial files listed"
 merge=$(sed -n '/combine them with:/{n;p}' "$work/err")
 expect_ok env PATH="$(dirname "$TASKGRAPH"):$PATH" bash -c "$merge"
 expect_ok python3 -c 'import json, sys
