@@ -5,11 +5,15 @@
 # with the launch of its rankfile; then print a table MPI x test.
 #   scripts/check-mpis.sh [--ci] [NAME...]
 #   NAME     ompi4 (mpicc.openmpi), mpich4 (mpicc.mpich), ompi5, mpich5
-#            (TOPOMAP_MPIS/ompi5 and mpich5, from scripts/install-mpis.sh);
-#            default: all four.  One not installed is reported and failed.
+#            (TOPOMAP_MPIS/ompi5 and mpich5, from scripts/install-mpis.sh),
+#            abi5 (MPICH 5's mpicc_abi: the MPI 5 standard ABI);
+#            default: all five.  One not installed is reported and failed.
 #   --ci     the subset CI runs (see TESTS_CI below)
 # Environment: TOPOMAP_MPIS (default /opt/topomap-mpis), TOPOMAP_MPIS_BUILD
 # (default build-mpis beside the source: one folder per MPI), JOBS (2).
+# Each but ompi4 is configured with --with-commprof-suffix=NAME, and its
+# staged `make install` is checked (tests/install-check.sh: the profiler as
+# lib/libcommprof-NAME.so), the "install" row of the table.
 # Exit status 1 when a build or a test failed.  `make check-mpis` runs it.
 set -uo pipefail
 
@@ -36,13 +40,13 @@ tests=$TESTS_ALL
 names=()
 for a in "$@"; do
   case $a in
-    -h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
     --ci) tests=$TESTS_CI ;;
-    ompi4 | mpich4 | ompi5 | mpich5) names+=("$a") ;;
+    ompi4 | mpich4 | ompi5 | mpich5 | abi5) names+=("$a") ;;
     *) echo "check-mpis.sh: unknown argument '$a' (see --help)" >&2; exit 2 ;;
   esac
 done
-[ ${#names[@]} -gt 0 ] || names=(ompi4 mpich4 ompi5 mpich5)
+[ ${#names[@]} -gt 0 ] || names=(ompi4 mpich4 ompi5 mpich5 abi5)
 
 wrapper() {
   case $1 in
@@ -50,10 +54,12 @@ wrapper() {
     mpich4) command -v mpicc.mpich ;;
     ompi5) echo "$mpis/ompi5/bin/mpicc" ;;
     mpich5) echo "$mpis/mpich5/bin/mpicc" ;;
+    abi5) echo "$mpis/mpich5/bin/mpicc_abi" ;;
   esac
 }
 
-# configure only when the folder has none yet or configure is newer.
+# configure only when the folder has none yet, configure is newer or the
+# flags changed.
 [ -x "$root/configure" ] || (cd "$root" && autoreconf -fi) || exit 1
 declare -A result times version
 status=0
@@ -69,8 +75,12 @@ for name in "${names[@]}"; do
   echo "== $name: $cc in $dir"
   start=$SECONDS
   mkdir -p "$dir"
-  if [ ! -f "$dir/Makefile" ] || [ "$root/configure" -nt "$dir/config.status" ]; then
-    (cd "$dir" && "$root/configure" --enable-werror --with-mpicc="$cc" > configure.log 2>&1) ||
+  flags=(--enable-werror --with-mpicc="$cc")
+  [ "$name" = ompi4 ] || flags+=(--with-commprof-suffix="$name")
+  if [ ! -f "$dir/Makefile" ] || [ "$root/configure" -nt "$dir/config.status" ] ||
+     [ "$(cat "$dir/.check-mpis-flags" 2>/dev/null)" != "${flags[*]}" ]; then
+    (cd "$dir" && "$root/configure" "${flags[@]}" > configure.log 2>&1 &&
+       echo "${flags[*]}" > .check-mpis-flags) ||
       { echo "$name: configure failed, see $dir/configure.log"; tail -n 5 "$dir/configure.log"
         version[$name]="configure failed"; status=1; continue; }
   fi
@@ -88,6 +98,11 @@ for name in "${names[@]}"; do
     result[$name,$t]=${r:-ERROR}
     case ${r:-ERROR} in PASS | SKIP) ;; *) status=1 ;; esac
   done
+  if "$root/tests/install-check.sh" "$dir" > "$dir/install.log" 2>&1; then
+    result[$name,install]=PASS
+  else
+    result[$name,install]=FAIL; status=1
+  fi
   times[$name]="build $((built - start)) s, tests $((SECONDS - built)) s"
 done
 
@@ -95,7 +110,7 @@ echo
 printf '%-28s' "test"
 for name in "${names[@]}"; do printf ' %-7s' "$name"; done
 echo
-for t in $tests; do
+for t in $tests install; do
   printf '%-28s' "$(basename "$t" .sh)"
   for name in "${names[@]}"; do printf ' %-7s' "${result[$name,$t]:--}"; done
   echo
