@@ -45,6 +45,16 @@ expect_ok launch_mapped 4 "$work/rf4d" "$MPI_TESTS/whereami"
 cp "$work/out" "$work/where4d"
 expect_ok $check bound "$work/rf4d" "$work/where4d"
 
+# Under MPICH's Hydra, parmapper's own --hydra-hostfile and the line it
+# prints place the ranks as its rankfile says.
+if [ "$MPIEXEC_KIND" = hydra ]; then
+  expect_ok pm 4 "$work/four.tg.json" --first --rankfile "$work/rfh" --hydra-hostfile "$work/hh"
+  read -ra line <<< "$(sed -n 's/^hydra: mpiexec //p' "$work/out")"
+  expect_ok "$MPIEXEC" -n 4 "${line[@]}" "$MPI_TESTS/whereami"
+  cp "$work/out" "$work/whereh"
+  expect_ok $check bound "$work/rfh" "$work/whereh"
+fi
+
 # More tasks than the two slots: both numbers.
 expect_fail 1 "4 tasks, but the machine has only 2 slots" \
   pm 2 "$work/four.tg.json" --first --rankfile "$work/bad"
