@@ -50,8 +50,9 @@ launch() { launch_argv "$@"; "${launch_cmd[@]}"; }
 # the configured launcher's form: Open MPI 4.1's mpirun --rankfile; Open
 # MPI 5's (PRRTE) --map-by rankfile:file=, with cores shared by several
 # ranks allowed; Hydra: a machinefile of the hosts in rank order and
-# -bind-to user: with each rank's core as its PUs' logical indexes
-# (hwloc-calc, which runs here: the hosts share this machine's cores).
+# -bind-to user: with each rank's core as its PUs' OS indexes, which Hydra
+# sets in the cpuset as they are (hwloc-calc, which runs here: the hosts
+# share this machine's cores).
 launch_mapped() {
   local np=$1 rf=$2; shift 2
   case $MPIEXEC_KIND in
@@ -68,7 +69,7 @@ launch_mapped() {
         host=${line#*=}; host=${host%% *}
         core=${line##*slot=}
         echo "$host" >> "$mf"
-        pus+=("$(hwloc-calc --li --intersect PU "core:$core" | tr ',' '+')")
+        pus+=("$(hwloc-calc --po --intersect PU "core:$core" | tr ',' '+')")
       done < <(grep '^rank ' "$rf" | sort -n -k2 -t' ')
       local IFS=,
       "$MPIEXEC" -n "$np" -f "$mf" -bind-to "user:${pus[*]}" "$@" ;;
