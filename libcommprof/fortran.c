@@ -281,15 +281,25 @@ static void free_heap(void **p)
 #define FC_TAIL(...) FC_TAIL_(__VA_ARGS__)
 #define FC_TAIL_(zero, ...) __VA_ARGS__
 
-/* The five names a Fortran compiler may call the function by. */
+/* The five names a Fortran compiler may call the function by.  MPICH's
+ * Fortran 77 and `use mpi` bindings (libmpichfort) call the C layer's
+ * MPI_ functions, which libcommprof's C wrappers record, so only its
+ * `use mpi_f08` entry points are taken over there: those without a choice
+ * buffer (mpi_wait_f08_, mpi_barrier_f08_, mpi_init_f08_, ...) call
+ * PMPI_ directly; those with one are named mpi_send_f08ts_ and call the
+ * C layer's MPI_ functions, so no name here replaces them. */
 #define FC_ALIAS(symbol, Name)                                               \
     extern __typeof__(fc_##Name) symbol __attribute__((alias("fc_" #Name)));
+#ifdef OPEN_MPI
 #define FC_NAMES(Name, UP, low)                                              \
     FC_ALIAS(MPI_##UP, Name)                                                 \
     FC_ALIAS(mpi_##low, Name)                                                \
     FC_ALIAS(mpi_##low##_, Name)                                             \
     FC_ALIAS(mpi_##low##__, Name)                                            \
     FC_ALIAS(mpi_##low##_f08_, Name)
+#else
+#define FC_NAMES(Name, UP, low) FC_ALIAS(mpi_##low##_f08_, Name)
+#endif
 
 #define F(Name, UP, low, ...)                                                \
     static void fc_##Name(FC_LIST(PARAM, __VA_ARGS__))                       \

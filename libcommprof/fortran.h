@@ -33,20 +33,26 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not an int");
  * stack; longer ones on the heap. */
 #define FC_STACK 64
 
+/* MPICH's `use mpi_f08` sentinels are the objects MPIR_F08_MPI_BOTTOM,
+ * MPIR_F08_MPI_IN_PLACE, MPIR_F08_MPI_STATUS_IGNORE_OBJ and
+ * MPIR_F08_MPI_STATUSES_IGNORE_OBJ of libmpichfort (the third column),
+ * named by their symbols (MPICH's mpi.h declares some with other types). */
 #define FC_SENTINELS(X)                                                      \
-    X(bottom, BOTTOM)                                                        \
-    X(in_place, IN_PLACE)                                                    \
-    X(status_ignore, STATUS_IGNORE)                                          \
-    X(statuses_ignore, STATUSES_IGNORE)
+    X(bottom, BOTTOM, BOTTOM)                                                \
+    X(in_place, IN_PLACE, IN_PLACE)                                          \
+    X(status_ignore, STATUS_IGNORE, STATUS_IGNORE_OBJ)                       \
+    X(statuses_ignore, STATUSES_IGNORE, STATUSES_IGNORE_OBJ)
 
 #define FC_WEAK __attribute__((weak))
-#define FC_DECLARE(low, UP)                                                  \
+#define FC_DECLARE(low, UP, MPICH)                                           \
     extern char mpi_fortran_##low FC_WEAK, mpi_fortran_##low##_ FC_WEAK,    \
-        mpi_fortran_##low##__ FC_WEAK, MPI_FORTRAN_##UP FC_WEAK;             \
+        mpi_fortran_##low##__ FC_WEAK, MPI_FORTRAN_##UP FC_WEAK,             \
+        fc_mpich_##low __asm__("MPIR_F08_MPI_" #MPICH) FC_WEAK;              \
     static inline int fc_is_##low(const void *p)                             \
     {                                                                        \
         return p && (p == &mpi_fortran_##low || p == &mpi_fortran_##low##_ || \
-                     p == &mpi_fortran_##low##__ || p == &MPI_FORTRAN_##UP); \
+                     p == &mpi_fortran_##low##__ || p == &MPI_FORTRAN_##UP || \
+                     p == &fc_mpich_##low);                                  \
     }
 FC_SENTINELS(FC_DECLARE)
 #undef FC_DECLARE

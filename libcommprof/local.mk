@@ -1,7 +1,25 @@
-# libcommprof: the PMPI profiler, built with Open MPI's flags.
+# libcommprof: the PMPI profiler, built with the configured MPI's flags.
+# Installed as $(libdir)/libcommprof.so, or, configured with
+# --with-commprof-suffix=S (a second MPI beside the default), in its own
+# folder $(libdir)/libcommprof-S/ with the link $(libdir)/libcommprof-S.so
+# to it, and without the pkg-config file, which stays the default's: one
+# libdir holds one per MPI, and commprof-run knows its own by that name.
+commproflibdir = $(libdir)/$(COMMPROF_NAME)
+if COMMPROF_SUFFIXED
+commproflib_LTLIBRARIES = libcommprof/libcommprof.la
+install-exec-hook: install-commprof-link
+uninstall-hook: uninstall-commprof-link
+else
 lib_LTLIBRARIES += libcommprof/libcommprof.la
-topomapinclude_HEADERS += libcommprof/commprof.h
 pkgconfig_DATA += libcommprof/commprof.pc
+endif
+topomapinclude_HEADERS += libcommprof/commprof.h
+install-commprof-link:
+	cd "$(DESTDIR)$(libdir)" && rm -f $(COMMPROF_NAME).so && \
+	  $(LN_S) $(COMMPROF_NAME)/libcommprof.so $(COMMPROF_NAME).so
+uninstall-commprof-link:
+	rm -f "$(DESTDIR)$(libdir)/$(COMMPROF_NAME).so"
+.PHONY: install-commprof-link uninstall-commprof-link
 
 libcommprof_libcommprof_la_SOURCES = \
 	libcommprof/commprof.h libcommprof/cp_internal.h \
@@ -13,9 +31,15 @@ libcommprof_libcommprof_la_SOURCES = \
 libcommprof_libcommprof_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 libcommprof_libcommprof_la_LIBADD = $(MPI_LIBS) $(PTHREAD_LIBS)
 libcommprof_libcommprof_la_LDFLAGS = -version-info 0:0:0
-# Wrappers of the Fortran bindings: fortran.def, expanded by fortran.c.
+# Wrappers of the Fortran bindings: fortran.def, expanded by fortran.c;
+# none under the MPI 5 standard ABI, whose C header has no Fortran types
+# (MPICH 5's mpicc_abi).
+if !MPI_ABI
 libcommprof_libcommprof_la_SOURCES += libcommprof/fortran.def \
 	libcommprof/fortran.h libcommprof/fortran.c libcommprof/fortran_conv.c
+endif
+EXTRA_DIST += libcommprof/fortran.def libcommprof/fortran.h \
+	libcommprof/fortran.c libcommprof/fortran_conv.c
 EXTRA_DIST += libcommprof/commprof.pc.in
 
 # MPI tests: programs with known patterns, checked exactly

@@ -160,7 +160,7 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
         rc = check_ranks(&j->o, j->g, size);
         if (!rc)
             rc = pm_slots_make(&j->o, j->m, &j->hosts, &j->slots);
-        if (!rc && j->o.slurm_hostfile)
+        if (!rc && (j->o.slurm_hostfile || j->o.hydra_hostfile))
             rc = pm_slurm_cpus(j->m, &j->slots, &j->cpus, &j->ncpus);
         if (!rc && j->o.nhetero)
             rc = pm_hetero_load(&j->o, j->g, &j->het);

@@ -8,6 +8,7 @@ static const char help[] =
     "usage: mpirun -np K parmapper GRAPH [--time SECONDS] [--rounds R]\n"
     "           [--alpha A] [--seed S] [--select alpha|avg|max|maxload]\n"
     "           [--rankfile FILE] [--slurm-hostfile FILE] [--mapping FILE]\n"
+    "           [--hydra-hostfile FILE]\n"
     "           [--report FILE] [--hetero INPUT... --placement FILE]\n"
     "           [machine options] [graph options]\n"
     "       parmapper GRAPH --nodes N --slots S ...    (offline, one rank)\n"
@@ -58,6 +59,10 @@ static const char help[] =
     "                       one host per rank, for SLURM_HOSTFILE with\n"
     "                       srun --distribution=arbitrary; the matching\n"
     "                       --cpu-bind=map_cpu: list is printed\n"
+    "  --hydra-hostfile FILE\n"
+    "                       one host per rank, for MPICH's mpiexec -f FILE\n"
+    "                       (Hydra); the matching -bind-to user: list is\n"
+    "                       printed\n"
     "  --mapping FILE       topomap mapping: \"task host slot\"\n"
     "  --report FILE        JSON: the Pareto front, the chosen point, the\n"
     "                       default (block) mapping, times and runs\n"
@@ -98,7 +103,8 @@ static const char help[] =
 /* The machine, graph and seed options are greedymap's (CMD_*, cmd.h). */
 enum {
     OPT_TASKS_PER_SLOT = CMD_CODES_END, OPT_TIME, OPT_ROUNDS, OPT_FIRST,
-    OPT_ALPHA, OPT_SELECT, OPT_RANKFILE, OPT_SLURM, OPT_MAPPING, OPT_REPORT,
+    OPT_ALPHA, OPT_SELECT, OPT_RANKFILE, OPT_SLURM, OPT_HYDRA, OPT_MAPPING,
+    OPT_REPORT,
     OPT_HETERO, OPT_PLACEMENT, OPT_CHECK_RANKFILE, OPT_QUIET
 };
 
@@ -113,6 +119,7 @@ static const struct option longopts[] = {
     {"select", required_argument, NULL, OPT_SELECT},
     {"rankfile", required_argument, NULL, OPT_RANKFILE},
     {"slurm-hostfile", required_argument, NULL, OPT_SLURM},
+    {"hydra-hostfile", required_argument, NULL, OPT_HYDRA},
     {"mapping", required_argument, NULL, OPT_MAPPING},
     {"report", required_argument, NULL, OPT_REPORT},
     {"hetero", required_argument, NULL, OPT_HETERO},
@@ -160,6 +167,7 @@ static int parse_one(int c, const char *v, pm_options *o)
         return 0;
     case OPT_RANKFILE: o->rankfile = v; return 0;
     case OPT_SLURM: o->slurm_hostfile = v; return 0;
+    case OPT_HYDRA: o->hydra_hostfile = v; return 0;
     case OPT_MAPPING: o->mapping = v; return 0;
     case OPT_REPORT: o->report = v; return 0;
     case OPT_HETERO:
@@ -235,10 +243,10 @@ int pm_parse(int argc, char **argv, pm_options *o)
     if (rc)
         return rc;
     const char *outs[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
-                                 o->report, o->placement};
+                                 o->report, o->placement, o->hydra_hostfile};
     static const char *const names[PM_OUTS] = {
         "--rankfile", "--slurm-hostfile", "--mapping", "--report",
-        "--placement"};
+        "--placement", "--hydra-hostfile"};
     int any = 0;
     for (int i = 0; i < PM_OUTS; i++) {
         any |= outs[i] != NULL;
@@ -249,6 +257,7 @@ int pm_parse(int argc, char **argv, pm_options *o)
     }
     if (!any)
         return cli_usage_error("nothing to write: give --rankfile, "
-                               "--slurm-hostfile, --mapping or --report");
+                               "--slurm-hostfile, --hydra-hostfile, "
+                               "--mapping or --report");
     return 0;
 }

@@ -12,7 +12,10 @@
  * node of each rank, in rank order) and give the k-th rank of a node
  * (counted in rank order) the node's slot k; the rankfile keeps the slots
  * of the mapping itself.  Inside a node only the slots differ, so every
- * network metric of the report holds for both.
+ * network metric of the report holds for both.  MPICH's Hydra binds the
+ * same way (mpiexec -f FILE: a host per rank in rank order; -bind-to
+ * user:LIST: the k-th process of a node to LIST's k-th CPU), so its
+ * hostfile and list are the Slurm ones.
  *
  * The placement of --hetero is keyed by host and local rank; topomap-exec
  * rebinds each rank to its cores, which may differ from its rankfile slot
@@ -29,7 +32,7 @@ static int open_all(const pm_options *o, pm_outputs *out)
 {
     memset(out, 0, sizeof *out);
     const char *paths[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
-                                  o->report, o->placement};
+                                  o->report, o->placement, o->hydra_hostfile};
     tg_error err;
     for (int i = 0; i < PM_OUTS; i++) {
         if (!paths[i])
@@ -87,8 +90,9 @@ int pm_slurm_cpus(const gm_machine *m, const pm_slots *s, int **cpus,
                 c[k] = s->cpu[i][k];
             } else if (c[k] != s->cpu[i][k]) {
                 fprintf(stderr,
-                        "parmapper: --slurm-hostfile: srun's map_cpu list "
-                        "is one list for every node, but slot %d is CPU %d "
+                        "parmapper: --slurm-hostfile, --hydra-hostfile: "
+                        "srun's map_cpu and Hydra's user: lists are one "
+                        "list for every node, but slot %d is CPU %d "
                         "on %s and CPU %d on %s\n",
                         k, c[k], gm_machine_hostname(m, from[k]),
                         s->cpu[i][k], gm_machine_hostname(m, i));
@@ -112,7 +116,8 @@ static void write_rankfile(FILE *fp, const gm_machine *m,
                 s->core[map[t].node][map[t].slot]);
 }
 
-static void write_slurm(FILE *fp, const gm_machine *m, const gm_place *map,
+/* The host of each rank, in rank order: Slurm's and Hydra's hostfile. */
+static void write_hosts(FILE *fp, const gm_machine *m, const gm_place *map,
                         int n)
 {
     for (int t = 0; t < n; t++)
@@ -128,12 +133,12 @@ static void write_mapping(FILE *fp, const gm_machine *m, const gm_place *map,
                 map[t].slot);
 }
 
-/* The srun options that go with the Slurm hostfile. */
-static void print_srun(const char *path, const int *cpus, int n)
+/* The launcher options that go with the Slurm or Hydra hostfile. */
+static void print_launch(const char *head, const char *path,
+                         const char *bind, const int *cpus, int n)
 {
-    printf("slurm: SLURM_HOSTFILE=%s srun --distribution=arbitrary "
-           "--cpu-bind=map_cpu:",
-           path);
+    printf(head, path);
+    fputs(bind, stdout);
     for (int k = 0; k < n; k++)
         printf("%s%d", k ? "," : "", cpus[k]);
     putchar('\n');
@@ -153,7 +158,9 @@ static int write_all(pm_outputs *out, const pm_report_input *in,
     if (out->open[PM_OUT_RANKFILE])
         write_rankfile(out->f[PM_OUT_RANKFILE].fp, m, map, n, s);
     if (out->open[PM_OUT_SLURM])
-        write_slurm(out->f[PM_OUT_SLURM].fp, m, map, n);
+        write_hosts(out->f[PM_OUT_SLURM].fp, m, map, n);
+    if (out->open[PM_OUT_HYDRA])
+        write_hosts(out->f[PM_OUT_HYDRA].fp, m, map, n);
     if (out->open[PM_OUT_MAPPING])
         write_mapping(out->f[PM_OUT_MAPPING].fp, m, map, n);
     if (out->open[PM_OUT_REPORT] &&
@@ -177,15 +184,20 @@ static int write_all(pm_outputs *out, const pm_report_input *in,
     if (tg_out_commit_all(f, k, &err))
         return cli_fail(&err);
     const char *names[PM_OUTS] = {"rankfile", "Slurm hostfile", "mapping",
-                                  "report", "placement"};
+                                  "report", "placement", "Hydra hostfile"};
     const char *paths[PM_OUTS] = {in->o->rankfile, in->o->slurm_hostfile,
                                   in->o->mapping, in->o->report,
-                                  in->o->placement};
+                                  in->o->placement, in->o->hydra_hostfile};
     for (int i = 0; i < PM_OUTS; i++)
         if (paths[i])
             printf("wrote %s %s\n", names[i], paths[i]);
     if (in->o->slurm_hostfile)
-        print_srun(in->o->slurm_hostfile, in->cpus, in->ncpus);
+        print_launch("slurm: SLURM_HOSTFILE=%s srun --distribution=arbitrary ",
+                     in->o->slurm_hostfile, "--cpu-bind=map_cpu:", in->cpus,
+                     in->ncpus);
+    if (in->o->hydra_hostfile)
+        print_launch("hydra: mpiexec -f %s ", in->o->hydra_hostfile,
+                     "-bind-to user:", in->cpus, in->ncpus);
     return 0;
 }
 

@@ -41,6 +41,7 @@ typedef struct pm_options {
     pm_criterion select; /* --select (alpha) */
     int quiet;           /* --quiet: no progress lines */
     const char *rankfile, *slurm_hostfile, *mapping, *report;
+    const char *hydra_hostfile; /* --hydra-hostfile: MPICH's mpiexec -f */
     const char *hetero[PM_HETERO_MAX]; /* --hetero INPUT, in order */
     int nhetero;
     const char *placement; /* --placement (required with --hetero) */
@@ -260,7 +261,7 @@ void pm_files_unlock(int committed);
  * unwritable path is found at once), written and committed together at
  * the end. */
 enum { PM_OUT_RANKFILE, PM_OUT_SLURM, PM_OUT_MAPPING, PM_OUT_REPORT,
-       PM_OUT_PLACEMENT, PM_OUTS };
+       PM_OUT_PLACEMENT, PM_OUT_HYDRA, PM_OUTS };
 typedef struct pm_outputs {
     tg_out f[PM_OUTS];
     int open[PM_OUTS];
@@ -273,9 +274,10 @@ int pm_outputs_check(const pm_options *o);
 /* Remove the temporaries of every open output. */
 void pm_outputs_abort(pm_outputs *out);
 /* The map_cpu list of srun for the mapping (Slurm binds the k-th rank of
- * each node to the k-th entry): the cores of slots 0, 1, ... in order,
- * which must be the same on every node.  Returns 0, or 1 after a message
- * naming two nodes that differ. */
+ * each node to the k-th entry), which is also Hydra's -bind-to user:
+ * list: the cores of slots 0, 1, ... in order, which must be the same on
+ * every node.  Returns 0, or 1 after a message naming two nodes that
+ * differ. */
 int pm_slurm_cpus(const gm_machine *m, const pm_slots *s, int **cpus,
                   int *n);
 

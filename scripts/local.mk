@@ -1,7 +1,16 @@
 # Repository scripts (not installed): dependencies, build, tests, quickstart.
 EXTRA_DIST += scripts/install-deps.sh scripts/build.sh scripts/test.sh \
 	scripts/quickstart.sh
-EXTRA_DIST += scripts/install-bench-deps.sh
+EXTRA_DIST += scripts/install-bench-deps.sh scripts/install-mpis.sh \
+	scripts/check-mpis.sh
+
+# make check-mpis: topomap built against every installed MPI (Open MPI 4.1
+# and 5, MPICH 4 and 5; scripts/install-mpis.sh), one folder each under
+# mpis/ here, and the tests that depend on the MPI run under each, with a
+# table of the results (scripts/check-mpis.sh).
+check-mpis:
+	TOPOMAP_MPIS_BUILD='$(abs_top_builddir)/mpis' $(abs_top_srcdir)/scripts/check-mpis.sh
+.PHONY: check-mpis
 
 # commprof-run: installed; knows the installed libcommprof by its path,
 # substituted here (not by configure) so that `make prefix=...` holds.
@@ -10,7 +19,8 @@ CLEANFILES += scripts/commprof-run
 EXTRA_DIST += scripts/commprof-run.in
 scripts/commprof-run: $(srcdir)/scripts/commprof-run.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
-	sed -e 's|@libdir[@]|$(libdir)|g' $(srcdir)/scripts/commprof-run.in > $@.tmp && \
+	sed -e 's|@libdir[@]|$(libdir)|g' -e 's|@COMMPROF_NAME[@]|$(COMMPROF_NAME)|g' \
+	  $(srcdir)/scripts/commprof-run.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
 # topomap-plot: pictures (python3 + python3-matplotlib); installed as is.

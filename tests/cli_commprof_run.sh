@@ -3,54 +3,56 @@
 # profile (pattern and --start off), where -o says or in the working
 # folder; the launcher's exit status comes through, and after a job that
 # aborted, the merge command it prints works; the options it adds
-# after mpirun, and the environment it gives srun, are exactly the expected
+# after Open MPI's mpirun and Hydra's mpiexec, and the environment it gives srun, are exactly the expected
 # ones (seen by stand-in launchers); after a job that died it lists only the
 # partial files that job left and the merge command; -o to a place that
 # cannot be written and bad usage fail before anything runs.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
+. "$TOPOMAP_SRCDIR/tests/mpi_lib.sh"
 check="python3 $TOPOMAP_SRCDIR/tests/commprof_check.py"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
 unset LD_PRELOAD
 cr=$COMMPROF_RUN
 lib=$(cd "$(dirname "$COMMPROF_LIB")" && pwd -P)/libcommprof.so
 
 expect_grep() { checks=$((checks + 1)); grep -qF -- "$1" "$2" || { fail "no '$1' in $2:"; cat "$2"; }; }
 
-# The real thing, on 4 ranks.
-expect_ok "$cr" -o "$work/p.json" -- mpirun -np 4 "$PATTERN"
+# The real thing, on 4 ranks, with the configured launcher (-n: Open MPI's
+# mpirun and MPICH's Hydra both take it).
+expect_ok "$cr" -o "$work/p.json" -- "$MPIEXEC" -n 4 "$PATTERN"
 expect_grep "commprof-run: profile written to $work/p.json" "$work/err"
 expect_ok $check pattern "$work/p.json"
-expect_ok "$cr" --start off -o "$work/late.json" mpirun -np 4 "$PATTERN"
+expect_ok "$cr" --start off -o "$work/late.json" "$MPIEXEC" -n 4 "$PATTERN"
 expect_ok $check late "$work/late.json"
 mkdir "$work/here"
-expect_ok bash -c "cd '$work/here' && '$cr' mpirun -np 4 '$PATTERN'"
+expect_ok bash -c "cd '$work/here' && '$cr' '$MPIEXEC' -n 4 '$PATTERN'"
 expect_ok $check pattern "$work/here/commprof.json"
 
 # The job's exit status comes through.
 expect_fail 3 "no profile was written to $work/x.json" \
-  "$cr" -o "$work/x.json" mpirun -np 4 sh -c 'exit 3'
+  "$cr" -o "$work/x.json" "$MPIEXEC" -n 4 sh -c 'exit 3'
 
 # A job that dies (tests/mpi/abort.c: MPI_Abort(3) on rank 1): its exit
 # status, the partial files it left, listed, and a merge command that
 # makes a whole profile of them.
 mkdir "$work/ab"
 expect_fail 3 "ranks left a partial profile:" \
-  "$cr" -o "$work/ab/p.json" mpirun -np 4 "$MPI_TESTS/abort" abort
+  "$cr" -o "$work/ab/p.json" "$MPIEXEC" -n 4 "$MPI_TESTS/abort" abort
 ls "$work/ab"/p.json.rank* | sed 's/^/  /' > "$work/want"
 checks=$((checks + 1))
-grep '^  /' "$work/err" | diff "$work/want" - || fail "partial files listed"
+grep -a '^  /' "$work/err" | diff "$work/want" - || fail "partial files listed"
 merge=$(sed -n '/combine them with:/{n;p}' "$work/err")
 expect_ok env PATH="$(dirname "$TASKGRAPH"):$PATH" bash -c "$merge"
 expect_ok python3 -c 'import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["world_size"] == 4 and "partial" not in p' "$work/ab/p.json"
 
-# Stand-in launchers: print what they were given, leave partial files for
-# ranks 0 and 2 of 4 (rank 1's is from an earlier run) and exit 5.
+# Stand-in launchers: say they are Open MPI's, print what they were given,
+# leave partial files for ranks 0 and 2 of 4 (rank 1's is from an earlier
+# run) and exit 5.
 mkdir "$work/bin"
 cat > "$work/bin/mpirun" <<'EOF'
 #!/usr/bin/env bash
+[ "$1" = --version ] && { echo "mpirun (Open MPI) 4.1.4"; exit 0; }
 printf '%s\n' "$@"
 for a in "$@"; do
   case $a in COMMPROF_OUT=*) out=${a#COMMPROF_OUT=} ;; esac
@@ -58,11 +60,17 @@ done
 for r in 0 2; do echo '{"format": "topomap-commprof", "world_size": 4}' > "$out.rank$r"; done
 exit 5
 EOF
+# MPICH's Hydra: it prints what it was given.
+cat > "$work/bin/mpiexec" <<'EOF'
+#!/usr/bin/env bash
+[ "$1" = --version ] && { printf 'HYDRA build details:\n    Version: 4.0.2\n'; exit 0; }
+printf '%s\n' "$@"
+EOF
 cat > "$work/bin/srun" <<'EOF'
 #!/usr/bin/env bash
 printf '%s\n' "$@" "LD_PRELOAD=$LD_PRELOAD" "COMMPROF_OUT=$COMMPROF_OUT" "COMMPROF_START=${COMMPROF_START:-}"
 EOF
-chmod +x "$work/bin/mpirun" "$work/bin/srun"
+chmod +x "$work/bin/mpirun" "$work/bin/mpiexec" "$work/bin/srun"
 out=$work/d.json
 touch -d '1 hour ago' "$out.rank1"
 expect_fail 5 "2 of 4 ranks left a partial profile:" \
@@ -82,6 +90,13 @@ expect_fail 5 "" env LD_PRELOAD=libfirst.so "$cr" --start=off -o "$out" \
 printf '%s\n' -x "LD_PRELOAD=libfirst.so:$lib" -x "COMMPROF_OUT=$out" \
   -x COMMPROF_START=off ./app > "$work/want"
 checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options with --start off"
+
+# Hydra: -genv NAME VALUE; the caller's own -genv LD_PRELOAD goes first.
+expect_ok env LD_PRELOAD=libfirst.so "$cr" --start off -o "$out" "$work/bin/mpiexec" -n 4 \
+  -genv LD_PRELOAD libsecond.so -genv OTHER 1 ./app
+printf '%s\n' -genv LD_PRELOAD "libsecond.so:$lib" -genv COMMPROF_OUT "$out" \
+  -genv COMMPROF_START off -n 4 -genv OTHER 1 ./app > "$work/want"
+checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options given to Hydra's mpiexec"
 
 expect_ok bash -c "cd '$work' && '$cr' -o rel.json --start off '$work/bin/srun' -n 2 ./app"
 printf '%s\n' -n 2 ./app "LD_PRELOAD=$lib" "COMMPROF_OUT=$work/rel.json" \
@@ -103,7 +118,7 @@ expect_fail 2 "no command to run" "$cr" -o "$work/p.json" --
 expect_fail 2 "-o needs a file name" "$cr" -o
 expect_fail 2 "unknown option '--bogus'" "$cr" --bogus mpirun ./app
 expect_fail 2 "--start takes on or off, not 'later'" "$cr" --start later mpirun ./app
-expect_fail 2 "'./app' is not mpirun, mpiexec, orterun or srun" "$cr" ./app
+expect_fail 2 "'./app' is not the mpirun or mpiexec of Open MPI or MPICH (Hydra), prterun, orterun or srun" "$cr" ./app
 expect_ok "$cr" --help
 expect_output "Usage: commprof-run [-o FILE] [--start on|off] [--] LAUNCHER ARGS..."
 finish

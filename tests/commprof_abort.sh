@@ -4,7 +4,8 @@
 # recorded something leaves a whole partial file with exactly what it
 # recorded (the others leave theirs on mpirun's SIGTERM), no temporary
 # file is left, and the job ends as it would have without the profiler
-# (exit status 3 from MPI_Abort(3) and exit(3), 128 + SIGINT).  taskgraph
+# (exit status 3 from MPI_Abort(3) and exit(3), 128 + SIGINT; under
+# MPICH's Hydra, which kills the others, rank 1's file, 3 from MPI_Abort).  taskgraph
 # merge makes one profile of the partial files, with their job id; it
 # refuses partial files of two runs (naming both files and both job ids,
 # writing nothing), and takes a file without a job id (an older
@@ -16,9 +17,18 @@ for how in abort:3 exit:3 signal:130; do
   run 4 -x COMMPROF_OUT="$work/${how%:*}/prof.json" "$MPI_TESTS/abort" "${how%:*}" \
     > "$work/out" 2> "$work/err"
   rc=$?
-  [ "$rc" -eq "${how#*:}" ] || fail "${how%:*}: mpirun exited with $rc, expected ${how#*:}"
+  if mpi_is_openmpi || [ "${how%:*}" = abort ]; then
+    [ "$rc" -eq "${how#*:}" ] || fail "${how%:*}: the launcher exited with $rc, expected ${how#*:}"
+  else
+    # Hydra exits with a signal's number of the ranks it ended (varies).
+    [ "$rc" -ne 0 ] || fail "${how%:*}: the launcher exited with 0"
+  fi
   expect_ok $check partial "$work/${how%:*}" "${how%:*}"
 done
+# The rest merges the partial files of three ranks, which Hydra, ending the
+# survivors with SIGKILL, does not leave (see mpi_lib.sh); taskgraph's
+# merge does not depend on the MPI.
+mpi_is_openmpi || finish
 expect_ok "$TASKGRAPH" merge --allow-missing "$work"/abort/prof.json.rank* \
   -o "$work/merged.json"
 expect_output "wrote $work/merged.json: 3 of 4 ranks, 3 communicators"

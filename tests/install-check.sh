@@ -14,8 +14,14 @@ make -C "$build" -s install DESTDIR="$stage" >/dev/null 2>"$stage/install.log" \
   || { cat "$stage/install.log"; exit 1; }
 root=$stage$prefix
 status=0
+# The profiler: lib/libcommprof.so and its pkg-config file, or, configured
+# with --with-commprof-suffix=S, lib/libcommprof-S.so (its link) alone.
+cp_name=$(sed -n 's/^COMMPROF_NAME = //p' "$build/Makefile")
+cp_files="lib/$cp_name.so"
+[ "$cp_name" = libcommprof ] && cp_files="$cp_files lib/pkgconfig/commprof.pc"
+# shellcheck disable=SC2086
 for f in bin/taskgraph lib/libtaskgraph.so lib/pkgconfig/taskgraph.pc \
-         lib/libcommprof.so lib/pkgconfig/commprof.pc include/topomap/commprof.h \
+         $cp_files include/topomap/commprof.h \
          lib/libgreedymap.so lib/pkgconfig/greedymap.pc include/topomap/greedymap.h \
          include/topomap/taskgraph.h share/man/man1/taskgraph.1 \
          share/man/man5/topomap-formats.5 bin/topomap-cluster share/man/man1/topomap-cluster.1 \

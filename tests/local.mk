@@ -10,6 +10,8 @@ AM_TESTS_ENVIRONMENT = \
 	GRAPHCHK='$(GRAPHCHK)'; SCOTCH_GTST='$(SCOTCH_GTST)'; \
 	SCOTCH_GCV='$(SCOTCH_GCV)'; \
 	COMMPROF_LIB='$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
+	MPIEXEC='$(MPIEXEC)'; MPIEXEC_KIND='$(MPIEXEC_KIND)'; MPI_IMPL='$(MPI_IMPL)'; \
+	MPI_IMPL_VERSION='$(MPI_IMPL_VERSION)'; export MPIEXEC MPIEXEC_KIND MPI_IMPL MPI_IMPL_VERSION; \
 	PATTERN='$(abs_top_builddir)/tests/mpi/pattern'; \
 	MPI_TESTS='$(abs_top_builddir)/tests/mpi'; export MPI_TESTS; \
 	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
@@ -100,7 +102,8 @@ PM_TESTS = tests/parmapper_same.sh tests/parmapper_offline.sh \
 	tests/parmapper_rankfile.sh tests/parmapper_errors.sh \
 	tests/parmapper_signals.sh tests/parmapper_progress.sh
 TESTS += tests/test_parmapper $(PM_TESTS)
-EXTRA_DIST += $(PM_TESTS) tests/parmapper_lib.sh tests/parmapper_check.py
+EXTRA_DIST += $(PM_TESTS) tests/parmapper_lib.sh tests/parmapper_check.py \
+	tests/mpi_lib.sh
 
 # libcommprof's Fortran wrappers: tests/mpi/pattern_f.F90 and calls_f.F90,
 # each built by mpifort with `use mpi` and with `use mpi_f08` (-DF08) when

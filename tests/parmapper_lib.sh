@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# parmapper_lib.sh: what the parmapper tests share (sourced): lib.sh, Open
-# MPI's settings for running as root on a small machine, the checker of
-# reports and rankfiles, and pm NP ARGS..., parmapper under mpirun on NP
-# ranks.
+# parmapper_lib.sh: what the parmapper tests share (sourced): lib.sh, the
+# configured launcher (mpi_lib.sh), the checker of reports and rankfiles,
+# and pm NP ARGS..., parmapper on NP ranks.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$TOPOMAP_SRCDIR/tests/mpi_lib.sh"
 check="python3 $TOPOMAP_SRCDIR/tests/parmapper_check.py"
-pm() { local np=$1; shift; mpirun -np "$np" "$PARMAPPER" "$@"; }
+pm() { local np=$1; shift; launch "$np" "$PARMAPPER" "$@"; }

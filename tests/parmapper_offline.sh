@@ -14,8 +14,16 @@ expect_ok "$TASKGRAPH" gen qbox --rows 32 --cols 32 -o "$work/qbox.tg.json"
 expect_ok "$TASKGRAPH" gen random-geometric --tasks 1000 --radius 0.05 -o "$work/rgg.tg.json"
 for g in stencil qbox rgg; do
   expect_ok "$PARMAPPER" "$work/$g.tg.json" "${machine[@]}" --first \
-    --report "$work/$g.json" --mapping "$work/$g.map" --slurm-hostfile "$work/$g.hosts"
+    --report "$work/$g.json" --mapping "$work/$g.map" --slurm-hostfile "$work/$g.hosts" \
+    --hydra-hostfile "$work/$g.hydra"
   expect_ok $check report "$work/$g.json"
+  # Hydra's hostfile is Slurm's (a host per rank, in rank order), and so
+  # is its -bind-to user: list.
+  checks=$((checks + 1))
+  cmp -s "$work/$g.hosts" "$work/$g.hydra" || fail "$g: Hydra's hostfile differs from Slurm's"
+  checks=$((checks + 1))
+  [ "$(sed -n 's/^slurm: .*map_cpu://p' "$work/out")" = "$(sed -n 's/^hydra: .*user://p' "$work/out")" ] ||
+    fail "$g: Hydra's -bind-to user: list differs from srun's map_cpu list"
   expect_ok $check beats-block "$work/$g.json"
   expect_ok $check slurm "$work/$g.hosts" "$work/$g.map"
 done

@@ -2,7 +2,8 @@
 # parmapper inside a job on this host: it finds the host and the cores
 # its ranks may use, and the rankfile it writes launches
 # tests/mpi/whereami with every rank bound to the core its line names
-# (Open MPI reads slot=N as logical core N).  With --tasks-per-slot 2 two
+# (Open MPI reads slot=N as logical core N), with the configured launcher
+# (launch_mapped in mpi_lib.sh: Open MPI 4.1 and 5, MPICH's Hydra).  With --tasks-per-slot 2 two
 # ranks share each core, and so they do without it when 4 ranks run on 2
 # cores.  An offline hostfile that gives this host more slots than it has
 # cores shares its cores among them, and is refused with --tasks-per-slot 1
@@ -16,7 +17,7 @@ host=$(hostname)
 expect_ok "$TASKGRAPH" gen stencil --dims 2 -o "$work/two.tg.json"
 expect_ok pm 2 "$work/two.tg.json" --first --rankfile "$work/rf" --report "$work/r.json"
 expect_ok $check report "$work/r.json"
-expect_ok mpirun -np 2 --rankfile "$work/rf" "$MPI_TESTS/whereami"
+expect_ok launch_mapped 2 "$work/rf" "$MPI_TESTS/whereami"
 cp "$work/out" "$work/where"
 expect_ok $check bound "$work/rf" "$work/where"
 
@@ -26,7 +27,7 @@ expect_ok pm 2 "$work/four.tg.json" --first --tasks-per-slot 2 --rankfile "$work
 checks=$((checks + 1))
 [ "$(grep -c 'slot=0$' "$work/rf4")" -eq 2 ] && [ "$(grep -c 'slot=1$' "$work/rf4")" -eq 2 ] ||
   fail "expected two ranks on each core: $(cat "$work/rf4")"
-expect_ok mpirun -np 4 --rankfile "$work/rf4" "$MPI_TESTS/whereami"
+expect_ok launch_mapped 4 "$work/rf4" "$MPI_TESTS/whereami"
 cp "$work/out" "$work/where4"
 expect_ok $check bound "$work/rf4" "$work/where4"
 
@@ -40,9 +41,19 @@ checks=$((checks + 1))
 got=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['machine']; h=m['hosts'][0]
 print(m['slots'], m['tasks_per_slot'], h['ranks'], h['cores_used'], h['tasks_per_slot'])" "$work/r4d.json")
 [ "$got" = "4 None 4 [0, 1] 2" ] || fail "report of 4 ranks on 2 cores: $got"
-expect_ok mpirun -np 4 --rankfile "$work/rf4d" "$MPI_TESTS/whereami"
+expect_ok launch_mapped 4 "$work/rf4d" "$MPI_TESTS/whereami"
 cp "$work/out" "$work/where4d"
 expect_ok $check bound "$work/rf4d" "$work/where4d"
+
+# Under MPICH's Hydra, parmapper's own --hydra-hostfile and the line it
+# prints place the ranks as its rankfile says.
+if [ "$MPIEXEC_KIND" = hydra ]; then
+  expect_ok pm 4 "$work/four.tg.json" --first --rankfile "$work/rfh" --hydra-hostfile "$work/hh"
+  read -ra line <<< "$(sed -n 's/^hydra: mpiexec //p' "$work/out")"
+  expect_ok "$MPIEXEC" -n 4 "${line[@]}" "$MPI_TESTS/whereami"
+  cp "$work/out" "$work/whereh"
+  expect_ok $check bound "$work/rfh" "$work/whereh"
+fi
 
 # More tasks than the two slots: both numbers.
 expect_fail 1 "4 tasks, but the machine has only 2 slots" \

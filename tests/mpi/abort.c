@@ -93,7 +93,10 @@ int main(int argc, char **argv)
 {
     const char *how = argc > 1 ? argv[1] : "abort";
     int rank_env = -1;
+    /* The rank before MPI_Init: Open MPI's mpirun, or MPICH's Hydra. */
     const char *e = getenv("OMPI_COMM_WORLD_RANK");
+    if (!e)
+        e = getenv("PMI_RANK");
     if (e)
         rank_env = atoi(e);
     if (strcmp(how, "signal") == 0 && rank_env == 2) {

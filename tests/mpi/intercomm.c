@@ -13,6 +13,8 @@
  *     passes a send count of 7 ints, which is not significant
  *   Allgather 2 ints from everyone to the remote group
  */
+#include <stddef.h>
+
 #include <mpi.h>
 
 int main(int argc, char **argv)

@@ -81,7 +81,11 @@ int main(int argc, char **argv)
     if (argc != 3)
         return 2;
     const char *mode = argv[1];
+    /* The rank before MPI_Init, as the launcher tells it: Open MPI's
+     * mpirun, or PMI_RANK (MPICH's Hydra). */
     const char *e = getenv("OMPI_COMM_WORLD_RANK");
+    if (!e)
+        e = getenv("PMI_RANK");
     int me = e ? atoi(e) : 0;
     const char *const proc[] = {"cpu", "gpu", "fpga"};
     if (me < 3)
