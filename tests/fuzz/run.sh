@@ -39,7 +39,10 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$corpus"
   marker=$dir/crashes/.start-$h
   touch "$marker"
+  dirs=("$corpus")
+  [ ! -d "$dir/seeds/$h" ] || dirs+=("$dir/seeds/$h")
   rc=0
+  start=$SECONDS
   # -close_fd_mask=3: the readers' error messages are not the fuzzer's
   # output (libFuzzer still prints its own and the sanitizers' reports).
   # ASan's leak check is on: a reader that leaks on its error path fails.
@@ -47,19 +50,24 @@ for h in "${harnesses[@]}"; do
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$exe" -max_total_time="$seconds" -print_final_stats=1 -close_fd_mask=3 \
       -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$dir/crashes/$h-" \
-      "$corpus" "$dir/seeds/$h" > "$dir/$h.log" 2>&1 || rc=$?
+      "${dirs[@]}" > "$dir/$h.log" 2>&1 || rc=$?
   crashes=$(find "$dir/crashes" -maxdepth 1 -name "$h-*" -newer "$marker" | sort)
   rm -f "$marker"
   ncrash=$(grep -c . <<< "$crashes" || true)
   if [ "$rc" -ne 0 ] && [ "$ncrash" -eq 0 ]; then ncrash=1; fi
   files=$(find "$corpus" -type f | wc -l)
   kib=$(du -sk "$corpus" | cut -f1)
-  printf '%-14s %12s %9s %8s %s\n' "$h" "$(stat number_of_executed_units "$dir/$h.log")" \
-    "$(stat average_exec_per_sec "$dir/$h.log")" "$ncrash" "$files files, $kib KiB"
+  execs=$(stat number_of_executed_units "$dir/$h.log")
+  elapsed=$((SECONDS - start))
+  printf '%-14s %12s %9s %8s %s\n' "$h" "${execs:-?}" \
+    "$(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))" "$ncrash" "$files files, $kib KiB"
   if [ "$rc" -ne 0 ]; then
     failed=1
-    echo "== $h failed (exit $rc); the end of $dir/$h.log:"
-    grep -v '^#[0-9]' "$dir/$h.log" | tail -n 40 | sed 's/^/   /'
+    echo "== $h failed (exit $rc); from $dir/$h.log:"
+    # the report (its first line and stack), then where the input went
+    awk '/ERROR: |runtime error:|ALARM: |out-of-memory|^== FUZZ/ && !n { n = 1 }
+         n && n <= 30 { print; n++ }' "$dir/$h.log" | sed 's/^/   /'
+    grep -E 'Test unit written' "$dir/$h.log" | sed 's/^/   /' || true
     while IFS= read -r f; do
       [ -n "$f" ] || continue
       echo "== reproducer: $f"
