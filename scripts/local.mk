@@ -10,7 +10,9 @@ CLEANFILES += scripts/commprof-run
 EXTRA_DIST += scripts/commprof-run.in
 scripts/commprof-run: $(srcdir)/scripts/commprof-run.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
-	sed -e 's|@libdir[@]|$(libdir)|g' $(srcdir)/scripts/commprof-run.in > $@.tmp && \
+	sed -e 's|@libdir[@]|$(libdir)|g' \
+	  -e 's|@SANITIZE_PRELOAD[@]|$(SANITIZE_PRELOAD)|g' \
+	  $(srcdir)/scripts/commprof-run.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
 # topomap-plot: pictures (python3 + python3-matplotlib); installed as is.

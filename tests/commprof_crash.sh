@@ -13,6 +13,10 @@
 # checkpoint of a rank that SIGKILL ends, and none after MPI_Finalize.
 . "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
 ulimit -c 0 # no core files from the crashes
+# In a sanitized build (tests/sanitize/env.sh) ASan must leave the fatal
+# signals to the program, libcommprof and the default action.
+[ -z "${ASAN_OPTIONS:-}" ] ||
+  export ASAN_OPTIONS="$ASAN_OPTIONS:handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
 
 # How rank 1 ended, as mpirun says it, without the PID.
 ending() { grep -o 'process rank 1 with PID [0-9]* on node .* exited on signal [0-9]* ([A-Za-z ]*)' "$1" | sed 's/PID [0-9]* //'; }
@@ -24,7 +28,7 @@ for how in segv:11 null:11 stack:11 fpe:8 abrt:6 own:11 late:11; do
   timeout 120 mpirun -np 4 -x COMMPROF_OUT="$work/$v-bare/prof.json" "$MPI_TESTS/abort" "$v" \
     > "$work/bare-out" 2> "$work/bare-err"
   bare=$?
-  timeout 120 mpirun -np 4 -x LD_PRELOAD="$COMMPROF_LIB" -x COMMPROF_OUT="$work/$v/prof.json" \
+  timeout 120 mpirun -np 4 -x LD_PRELOAD="$COMMPROF_PRELOAD" -x COMMPROF_OUT="$work/$v/prof.json" \
     "$MPI_TESTS/abort" "$v" > "$work/out" 2> "$work/err"
   rc=$?
   checks=$((checks + 1))
@@ -54,7 +58,7 @@ done
 # Checkpoints every 0.2 s: rank 1 sleeps 1 s after its traffic, then
 # SIGKILL ends it; its file can only be a checkpoint, and it is exact.
 mkdir "$work/ckpt"
-timeout 120 mpirun -np 4 -x LD_PRELOAD="$COMMPROF_LIB" -x COMMPROF_OUT="$work/ckpt/prof.json" \
+timeout 120 mpirun -np 4 -x LD_PRELOAD="$COMMPROF_PRELOAD" -x COMMPROF_OUT="$work/ckpt/prof.json" \
   -x COMMPROF_CHECKPOINT=0.2 "$MPI_TESTS/abort" kill > "$work/out" 2> "$work/err"
 rc=$?
 checks=$((checks + 1))

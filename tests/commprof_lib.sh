@@ -6,4 +6,4 @@
 check="python3 $TOPOMAP_SRCDIR/tests/commprof_check.py"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
-run() { local np=$1; shift; mpirun -np "$np" -x LD_PRELOAD="$COMMPROF_LIB" "$@"; }
+run() { local np=$1; shift; mpirun -np "$np" -x LD_PRELOAD="$COMMPROF_PRELOAD" "$@"; }

@@ -7,4 +7,7 @@
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 check="python3 $TOPOMAP_SRCDIR/tests/parmapper_check.py"
+# In a sanitized build parmapper runs without a leak check, with mpirun or
+# without (tests/sanitize/mpi-program says why).
+[ -z "${TOPOMAP_SANITIZE_BIN:-}" ] || PARMAPPER=$TOPOMAP_SANITIZE_BIN/parmapper
 pm() { local np=$1; shift; mpirun -np "$np" "$PARMAPPER" "$@"; }
