@@ -40,6 +40,20 @@ static void make_dir(void)
     atexit(cleanup);
 }
 
+/* libFuzzer calls this once, before any input.  hwloc (node topologies
+ * from XML files) is kept to its built-in XML reader and no plugins: a
+ * plugin is loaded with the first topology and unloaded with the last, at
+ * every input, which would cost more than the reading. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    setenv("HWLOC_PLUGINS_PATH", "/nonexistent", 0);
+    setenv("HWLOC_LIBXML_IMPORT", "0", 0);
+    return 0;
+}
+
 const char *fz_file(const char *name, const uint8_t *data, size_t size)
 {
     static char paths[4][PATH_MAX + 256];

@@ -1,9 +1,10 @@
 /* fuzz_hetero.c: libFuzzer harness of libhetero's readers: the placement
  * input ("topomap-hetero-input", ht_input_read), a libcommprof profile
  * taken as placement input (ht_input_load "cpu:PATH", what topomap-place
- * reads from a profile), memprobe's calibration (ht_memcal_read) and
- * placement.json (ht_placement_read, what topomap-exec applies).  The
- * first byte picks the reader (its value mod 4), the rest is the file.
+ * reads from a profile), memprobe's calibration (ht_memcal_read),
+ * placement.json (ht_placement_read, what topomap-exec applies) and a node
+ * description from hwloc XML (ht_node_load).  The first byte picks the
+ * reader (its value mod 5), the rest is the file.
  * What is read is written back and read again where a writer exists. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,11 +81,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     const char *path = fz_file("in.json", data + 1, size - 1);
-    switch (data[0] % 4) {
+    switch (data[0] % 5) {
     case 0: input(path); break;
     case 1: profile(path); break;
     case 2: memcal(path); break;
     case 3: placement(path); break;
+    case 4: {
+        ht_node *n = NULL;
+        tg_error err;
+        if (!ht_node_load(path, &n, &err))
+            ht_node_free(n);
+        break;
+    }
     }
     return 0;
 }

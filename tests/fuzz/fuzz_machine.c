@@ -1,7 +1,8 @@
 /* fuzz_machine.c: libFuzzer harness of the machine descriptions: Open MPI
  * hostfiles, Slurm topology.conf (fattree:FILE), edge lists (graph:FILE),
  * positions files, Slurm hostlists, task-order files (order=file:PATH),
- * network specs and GreedyMap configurations.  The first byte picks the
+ * network specs, GreedyMap configurations and node topologies (hwloc XML,
+ * gm_machine_set_node_topology).  The first byte picks the
  * reader (below), the rest is the file or text.  A network read is put
  * under a machine of as many nodes as it has hosts (at most 16), and the
  * distances and routes between them are taken. */
@@ -97,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    unsigned k = data[0] % 8;
+    unsigned k = data[0] % 9;
     data++;
     size--;
     tg_error err;
@@ -146,6 +147,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 gm_network_free(net);
         }
         break;
+    case 8: {
+        /* an hwloc XML node topology on nodes of 4 slots */
+        gm_machine *m = NULL;
+        if (gm_machine_uniform(2, 4, &m, &err))
+            fail("gm_machine_uniform", &err);
+        if (!gm_machine_set_node_topology(m, fz_file("node.xml", data, size),
+                                          &err))
+            for (int s = 0; s < 4; s++)
+                gm_slot_package(m, 1, s);
+        gm_machine_free(m);
+        break;
+    }
     case 7: {
         gm_config c;
         if (!gm_config_parse(text, &c, &err)) {

@@ -1,6 +1,7 @@
 /* fuzz_profile.c: libFuzzer harness of the profile readers: a profile or
- * partial profile (tg_profile_read) and the merge of partial profiles
- * (`taskgraph merge`: tg_profile_merge_*).  The first byte picks:
+ * partial profile (tg_profile_sniff, tg_profile_read) and the merge of
+ * partial profiles (`taskgraph merge`: tg_profile_merge_*).  The first byte
+ * picks:
  *   even  one profile, then what the commands compute from it (the matrix
  *         of every type, the per-type stats, taskgraph build on small
  *         worlds) and a round trip through tg_profile_write;
@@ -95,6 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     const char *path = fz_file("in.json", data + 1, size - 1);
+    /* how taskgraph tells a profile from a task graph */
+    tg_profile_sniff(path);
     tg_profile *p = NULL;
     tg_error err;
     if (!tg_profile_read(path, &p, &err)) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the libFuzzer harnesses that tests/fuzz/fuzz.mk built, each for a
 # while, one after the other, and print per harness the executions, the
-# executions per second, the crashes and the size of its corpus.
+# executions per second, the crashes, the peak resident memory and the
+# size of its corpus.
 #   tests/fuzz/run.sh FUZZDIR SECONDS [HARNESS...]
 # FUZZDIR is tests/fuzz of the build folder: the harnesses are there, the
 # corpora grow in FUZZDIR/corpus/HARNESS (kept between runs), the seeds
@@ -12,7 +13,7 @@
 set -euo pipefail
 
 case "${1:-}" in
-  -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
 esac
 [ $# -ge 2 ] || { echo "usage: run.sh FUZZDIR SECONDS [HARNESS...]" >&2; exit 2; }
 dir=$(cd "$1" && pwd)
@@ -31,7 +32,7 @@ mkdir -p "$dir/crashes"
 stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -n 1; }
 
 failed=0
-printf '%-14s %12s %9s %8s %s\n' harness executions exec/s crashes corpus
+printf '%-14s %12s %9s %8s %8s %s\n' harness executions exec/s crashes "rss MB" corpus
 for h in "${harnesses[@]}"; do
   exe=$dir/$h
   [ -x "$exe" ] || { echo "run.sh: no harness $exe (make fuzz builds them)" >&2; exit 2; }
@@ -45,8 +46,10 @@ for h in "${harnesses[@]}"; do
   start=$SECONDS
   # -close_fd_mask=3: the readers' error messages are not the fuzzer's
   # output (libFuzzer still prints its own and the sanitizers' reports).
-  # ASan's leak check is on: a reader that leaks on its error path fails.
+  # ASan's leak check is on: a reader that leaks on its error path fails
+  # (lsan.supp: hwloc's own leaks).
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+  LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp" \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$exe" -max_total_time="$seconds" -print_final_stats=1 -close_fd_mask=3 \
       -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$dir/crashes/$h-" \
@@ -59,8 +62,9 @@ for h in "${harnesses[@]}"; do
   kib=$(du -sk "$corpus" | cut -f1)
   execs=$(stat number_of_executed_units "$dir/$h.log")
   elapsed=$((SECONDS - start))
-  printf '%-14s %12s %9s %8s %s\n' "$h" "${execs:-?}" \
-    "$(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))" "$ncrash" "$files files, $kib KiB"
+  printf '%-14s %12s %9s %8s %8s %s\n' "$h" "${execs:-?}" \
+    "$(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))" "$ncrash" \
+    "$(stat peak_rss_mb "$dir/$h.log")" "$files files, $kib KiB"
   if [ "$rc" -ne 0 ]; then
     failed=1
     echo "== $h failed (exit $rc); from $dir/$h.log:"
