@@ -40,20 +40,6 @@ static void make_dir(void)
     atexit(cleanup);
 }
 
-/* libFuzzer calls this once, before any input.  hwloc (node topologies
- * from XML files) is kept to its built-in XML reader and no plugins: a
- * plugin is loaded with the first topology and unloaded with the last, at
- * every input, which would cost more than the reading. */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    setenv("HWLOC_PLUGINS_PATH", "/nonexistent", 0);
-    setenv("HWLOC_LIBXML_IMPORT", "0", 0);
-    return 0;
-}
-
 const char *fz_file(const char *name, const uint8_t *data, size_t size)
 {
     static char paths[4][PATH_MAX + 256];
@@ -68,6 +54,14 @@ const char *fz_file(const char *name, const uint8_t *data, size_t size)
         abort();
     }
     return path;
+}
+
+void fz_fail(const char *what, const tg_error *err)
+{
+    char buf[1200];
+    fprintf(stderr, "fuzz: %s: %s\n", what,
+            tg_error_format(err, buf, sizeof buf));
+    abort();
 }
 
 size_t fz_split(const uint8_t *data, size_t size, const uint8_t **rest,

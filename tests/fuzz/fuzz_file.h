@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "taskgraph.h"
+
 /* Write size bytes at data to NAME in the private folder (replacing what
  * was there) and return its path (valid for the next three calls).  Aborts
  * on an I/O error: that is the harness failing, not the reader. */
@@ -17,5 +19,10 @@ const char *fz_file(const char *name, const uint8_t *data, size_t size);
  * it (NULL and 0 when there is none); returns the size of the first part. */
 size_t fz_split(const uint8_t *data, size_t size, const uint8_t **rest,
                 size_t *rest_size);
+
+/* A check of the harness failed: print "fuzz: WHAT: ERR" and abort, which
+ * libFuzzer reports as a crash with the input. */
+void fz_fail(const char *what, const tg_error *err)
+    __attribute__((noreturn));
 
 #endif

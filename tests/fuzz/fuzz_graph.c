@@ -36,13 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *out = fz_file("out.tg.json", NULL, 0);
     tg_graph *back = NULL;
     if (tg_write(out, TG_FORMAT_JSON, g, &err) ||
-        tg_read(out, NULL, &back, &err)) {
-        char buf[1200];
-        fprintf(stderr, "fuzz_graph: a graph read from %s does not survive "
-                "a .tg.json round trip: %s\n", readers[k].name,
-                tg_error_format(&err, buf, sizeof buf));
-        abort();
-    }
+        tg_read(out, NULL, &back, &err))
+        fz_fail("a graph read does not survive a .tg.json round trip", &err);
     if (back->n != g->n || back->nedges != g->nedges) {
         fprintf(stderr, "fuzz_graph: %s: %d tasks, %lld edges read, %d "
                 "tasks, %lld edges after a .tg.json round trip\n",

@@ -1,8 +1,7 @@
 /* fuzz_machine.c: libFuzzer harness of the machine descriptions: Open MPI
  * hostfiles, Slurm topology.conf (fattree:FILE), edge lists (graph:FILE),
  * positions files, Slurm hostlists, task-order files (order=file:PATH),
- * network specs, GreedyMap configurations and node topologies (hwloc XML,
- * gm_machine_set_node_topology).  The first byte picks the
+ * network specs and GreedyMap configurations.  The first byte picks the
  * reader (below), the rest is the file or text.  A network read is put
  * under a machine of as many nodes as it has hosts (at most 16), and the
  * distances and routes between them are taken. */
@@ -19,14 +18,6 @@
 /* Tasks of the order file. */
 #define ORDER_TASKS 8
 
-static void fail(const char *what, const tg_error *err)
-{
-    char buf[1200];
-    fprintf(stderr, "fuzz_machine: %s: %s\n", what,
-            tg_error_format(err, buf, sizeof buf));
-    abort();
-}
-
 /* A machine of min(hosts of net, MAX_NODES) nodes on net (consumed);
  * positions may be NULL.  Every pair's distance must equal its route. */
 static void place(gm_network *net, const char *positions, int nodes)
@@ -37,7 +28,7 @@ static void place(gm_network *net, const char *positions, int nodes)
         nodes = hosts < 1 ? 1 : hosts < MAX_NODES ? hosts : MAX_NODES;
     gm_machine *m = NULL;
     if (gm_machine_uniform(nodes, 2, &m, &err))
-        fail("gm_machine_uniform", &err);
+        fz_fail("gm_machine_uniform", &err);
     if (!gm_machine_set_network(m, net, positions, &err)) {
         int links[256];
         for (int a = 0; a < nodes; a++)
@@ -98,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    unsigned k = data[0] % 9;
+    unsigned k = data[0] % 8;
     data++;
     size--;
     tg_error err;
@@ -126,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* a positions file on a 4x4 torus of which the machine uses 6 */
         gm_network *net = NULL;
         if (gm_network_parse("torus:4x4", &net, &err))
-            fail("gm_network_parse", &err);
+            fz_fail("gm_network_parse", &err);
         place(net, fz_file("positions", data, size), 6);
         break;
     }
@@ -147,18 +138,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 gm_network_free(net);
         }
         break;
-    case 8: {
-        /* an hwloc XML node topology on nodes of 4 slots */
-        gm_machine *m = NULL;
-        if (gm_machine_uniform(2, 4, &m, &err))
-            fail("gm_machine_uniform", &err);
-        if (!gm_machine_set_node_topology(m, fz_file("node.xml", data, size),
-                                          &err))
-            for (int s = 0; s < 4; s++)
-                gm_slot_package(m, 1, s);
-        gm_machine_free(m);
-        break;
-    }
     case 7: {
         gm_config c;
         if (!gm_config_parse(text, &c, &err)) {
@@ -167,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gm_config_format(&c, buf, sizeof buf);
             if (strlen(buf) < sizeof buf - 1 &&
                 gm_config_parse(buf, &back, &err))
-                fail("a configuration does not survive a round trip", &err);
+                fz_fail("a configuration does not survive a round trip", &err);
         }
         break;
     }

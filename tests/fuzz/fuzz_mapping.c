@@ -28,12 +28,8 @@ static gm_machine *machine(int with_topology)
     tg_error err;
     if (gm_machine_uniform(NODES, SLOTS, &m, &err) ||
         (with_topology &&
-         gm_machine_set_node_topology(m, "pack:2 core:2 pu:1", &err))) {
-        char buf[1200];
-        fprintf(stderr, "fuzz_mapping: %s\n",
-                tg_error_format(&err, buf, sizeof buf));
-        abort();
-    }
+         gm_machine_set_node_topology(m, "pack:2 core:2 pu:1", &err)))
+        fz_fail("the machine", &err);
     return made[with_topology] = m;
 }
 

@@ -18,14 +18,6 @@
  * a fuzzed input costs seconds, not a finding. */
 #define BUILD_MAX_WORLD 64
 
-static void fail(const char *what, const tg_error *err)
-{
-    char buf[1200];
-    fprintf(stderr, "fuzz_profile: %s: %s\n", what,
-            tg_error_format(err, buf, sizeof buf));
-    abort();
-}
-
 static void use(const tg_profile *p)
 {
     tg_error err;
@@ -35,12 +27,12 @@ static void use(const tg_profile *p)
             size_t n = 0;
             int rc = tg_profile_matrix(p, t, received, &e, &n, &err);
             if (rc && rc != TG_EINVAL)
-                fail("tg_profile_matrix", &err);
+                fz_fail("tg_profile_matrix", &err);
             free(e);
         }
     tg_prof_type_stats *s = NULL;
     if (tg_profile_stats(p, &s, &err))
-        fail("tg_profile_stats", &err);
+        fz_fail("tg_profile_stats", &err);
     tg_profile_stats_free(s, p->ntypes);
     if (p->world_size <= BUILD_MAX_WORLD) {
         tg_build_options o;
@@ -52,7 +44,7 @@ static void use(const tg_profile *p)
     const char *out = fz_file("out.json", NULL, 0);
     tg_profile *back = NULL;
     if (tg_profile_write(out, p, &err) || tg_profile_read(out, &back, &err))
-        fail("a profile read does not survive a round trip", &err);
+        fz_fail("a profile read does not survive a round trip", &err);
     if (back->world_size != p->world_size || back->nranks != p->nranks ||
         back->ncomms != p->ncomms) {
         fprintf(stderr, "fuzz_profile: round trip changed the profile\n");

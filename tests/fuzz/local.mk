@@ -36,5 +36,4 @@ clean-local: fuzz-clean
 EXTRA_DIST += tests/fuzz/fuzz.mk tests/fuzz/run.sh tests/fuzz/seeds.sh \
 	tests/fuzz/fuzz_file.c tests/fuzz/fuzz_file.h tests/fuzz/fuzz_graph.c \
 	tests/fuzz/fuzz_profile.c tests/fuzz/fuzz_machine.c \
-	tests/fuzz/fuzz_mapping.c tests/fuzz/fuzz_hetero.c \
-	tests/fuzz/lsan.supp
+	tests/fuzz/fuzz_mapping.c tests/fuzz/fuzz_hetero.c

@@ -46,10 +46,8 @@ for h in "${harnesses[@]}"; do
   start=$SECONDS
   # -close_fd_mask=3: the readers' error messages are not the fuzzer's
   # output (libFuzzer still prints its own and the sanitizers' reports).
-  # ASan's leak check is on: a reader that leaks on its error path fails
-  # (lsan.supp: hwloc's own leaks).
+  # ASan's leak check is on: a reader that leaks on its error path fails.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-  LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp" \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$exe" -max_total_time="$seconds" -print_final_stats=1 -close_fd_mask=3 \
       -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$dir/crashes/$h-" \

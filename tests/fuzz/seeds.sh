@@ -2,16 +2,15 @@
 # Write the seed corpora of the fuzz harnesses from the project's fixtures
 # (tests/data) and from files topomap's own tools write (task graphs in
 # every format, mappings, rankfiles, placement input, placement,
-# calibration, hwloc XML from lstopo), plus small hand-written files for
-# the formats no tool writes (Matrix Market, topology.conf, positions,
-# hostlists).
+# calibration), plus small hand-written files for the formats no tool
+# writes (Matrix Market, topology.conf, positions, hostlists).
 #   tests/fuzz/seeds.sh BUILDDIR OUTDIR
 # OUTDIR/HARNESS/ gets one file per seed: the harness's selector byte
 # (which reader, see the top of tests/fuzz/HARNESS.c), then the file.
 set -euo pipefail
 
 case "${1:-}" in
-  -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
 esac
 [ $# -eq 2 ] || { echo "usage: seeds.sh BUILDDIR OUTDIR" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -81,7 +80,7 @@ seed fuzz_profile 1 merge2 "$data/profile_4.json.rank1" "$data/profile_4.json.ra
 # ---------------------------------------------------------- fuzz_machine
 # selectors: 0 hostfile, 1 topology.conf [NUL positions], 2 edge list
 # [NUL positions], 3 positions on torus:4x4, 4 hostlist, 5 order file,
-# 6 network spec, 7 GreedyMap configuration, 8 node topology (hwloc XML)
+# 6 network spec, 7 GreedyMap configuration
 seed fuzz_machine 0 hostfile "$(text hostfile '# cluster\nn0 slots=4\nn1 slots=2 max_slots=8\nn2\nn0 slots=1\n')"
 ft=$(text ft.conf '# two leaves\nSwitchName=s0 Nodes=n[0-3] LinkSpeed=100\nSwitchName=s1 Nodes=n[4-5,7]\nSwitchName=top Switches=s[0-1]\n')
 seed fuzz_machine 1 topology.conf "$ft"
@@ -96,10 +95,6 @@ for s in torus:4x4x2 mesh:8x8 torus:8x8x4m dragonfly:3,2,2 flat; do
   seed fuzz_machine 6 "spec-${s//[:,]/_}" "$(printf '%s' "$s" > "$tmp/spec"; echo "$tmp/spec")"
 done
 seed fuzz_machine 7 config "$(printf 'order=bfs,delta=sqrt,pack=1,cost=maxhopbytes,wrap=0,centre=nbr,seed=7' > "$tmp/cfg"; echo "$tmp/cfg")"
-lstopo-no-graphics -i 'pack:2 core:2 pu:1' --of xml "$tmp/node4.xml"
-lstopo-no-graphics -i 'pack:2 numa:2 core:2 pu:2' --of xml "$tmp/node8.xml"
-seed fuzz_machine 8 node4.xml "$tmp/node4.xml"
-seed fuzz_machine 8 node8.xml "$tmp/node8.xml"
 seed fuzz_machine 7 config-file "$(printf 'refine=1,order=file:/x/y' > "$tmp/cfg2"; echo "$tmp/cfg2")"
 
 # ---------------------------------------------------------- fuzz_mapping
@@ -117,7 +112,7 @@ seed fuzz_mapping 5 check-rankfile "$(text rf3 'rank 0=node0 slot=0-1\nrank 1=+n
 
 # ----------------------------------------------------------- fuzz_hetero
 # selectors: 0 placement input, 1 profile as input, 2 calibration,
-# 3 placement, 4 node description (hwloc XML)
+# 3 placement
 "$place" --write-input "$tmp/input.json" "$data/hetero_cpu.json" >/dev/null 2>&1
 small=$(text small.json '{"format": "topomap-hetero-input", "version": 1, "ranks": [\n {"rank": 0, "host": "a", "local_rank": 0, "compute": {"cpu": 2},\n  "sends": [[1, 8388608000]]},\n {"rank": 1, "host": "a", "local_rank": 1, "compute": {"cpu": 1},\n  "sends": [[0, 8388608000]]},\n {"rank": 2, "host": "b", "local_rank": 0, "compute": {"cpu": 3}}]}\n')
 "$place" "$small" -t 'pack:2 numa:1 core:2 pu:1' -o "$tmp/placement.json" >/dev/null
@@ -128,7 +123,6 @@ seed fuzz_hetero 1 hetero_gpu.json "$data/hetero_gpu.json"
 seed fuzz_hetero 1 profile_4.json "$data/profile_4.json"
 seed fuzz_hetero 2 memcal.json "$(text cal.json '{"format": "topomap-memcal", "version": 1, "host": "x",\n "numa": [{"os_index": 0, "bandwidth_mib_s": 30000},\n            {"os_index": 3, "bandwidth_mib_s": 10000}],\n "gpus": [{"busid": "0000:17:00.0", "device_mib_s": 100000,\n   "pinned_mib_s": 10000, "managed_mib_s": 50000,\n   "h2d_pageable_mib_s": 5000, "d2h_pageable_mib_s": 4000,\n   "h2d_pinned_mib_s": 10000, "d2h_pinned_mib_s": 10000,\n   "copy_pageable_latency_ns": 10000,\n   "copy_pinned_latency_ns": 5000}]}\n')"
 seed fuzz_hetero 3 placement.json "$tmp/placement.json"
-seed fuzz_hetero 4 node8.xml "$tmp/node8.xml"
 
 for h in "$out"/*; do
   echo "seeds: $(basename "$h"): $(find "$h" -type f | wc -l) files"
