@@ -29,6 +29,7 @@ seed() {
   shift 3
   mkdir -p "$out/$h"
   {
+    # shellcheck disable=SC2059 # the format is the byte's octal escape
     printf "\\$(printf %03o "$sel")"
     for f in "$@"; do
       [ $first -eq 1 ] || printf '\0'

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # env.sh: the sanitizers' settings for `make check` in a build configured
 # with --enable-sanitize, sourced by the test harness (sh) in the build
 # folder after TOPOMAP_SRCDIR and PARMAPPER are set (tests/local.mk).
