@@ -33,7 +33,11 @@ fuzz-clean:
 clean-local: fuzz-clean
 .PHONY: fuzz fuzz-build fuzz-clean
 
-EXTRA_DIST += tests/fuzz/fuzz.mk tests/fuzz/run.sh tests/fuzz/seeds.sh \
+# The runner itself: a failure is reported with its reproducer (make check).
+AM_TESTS_ENVIRONMENT += FUZZ_CC='$(FUZZ_CC)'; export FUZZ_CC;
+TESTS += tests/fuzz/runner_check.sh
+
+EXTRA_DIST += tests/fuzz/runner_check.sh tests/fuzz/fuzz.mk tests/fuzz/run.sh tests/fuzz/seeds.sh \
 	tests/fuzz/fuzz_file.c tests/fuzz/fuzz_file.h tests/fuzz/fuzz_graph.c \
 	tests/fuzz/fuzz_profile.c tests/fuzz/fuzz_machine.c \
 	tests/fuzz/fuzz_mapping.c tests/fuzz/fuzz_hetero.c
