@@ -35,8 +35,7 @@ sanitize-clean:
 	rm -rf tests/sanitize-bin
 clean-local: sanitize-clean
 .PHONY: sanitize-clean
-EXTRA_DIST += tests/sanitize/env.sh tests/sanitize/lsan.supp \
-	tests/sanitize/mpi-program
+EXTRA_DIST += tests/sanitize/env.sh tests/sanitize/mpi-program
 
 check_LTLIBRARIES = tests/libtestutil.la
 tests_libtestutil_la_SOURCES = tests/testutil.c tests/testutil.h

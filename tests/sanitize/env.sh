@@ -3,11 +3,11 @@
 # with --enable-sanitize, sourced by the test harness (sh) in the build
 # folder after TOPOMAP_SRCDIR and PARMAPPER are set (tests/local.mk).
 #   ASan: stop at the first report; leaks are reported at exit, except in
-#   MPI programs (tests/sanitize/mpi-program says why) and what lsan.supp
-#   names.  UBSan: stop at the first report, with the stack.
+#   MPI programs (tests/sanitize/mpi-program says why); hwloc's pci
+#   plugin is left out (below).  UBSan: stop at the first report, with
+#   the stack.
 # A report makes the program exit non-zero, so the test that ran it fails.
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0"
-export LSAN_OPTIONS="suppressions=$TOPOMAP_SRCDIR/tests/sanitize/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # hwloc's pci component (libpciaccess) leaks what pci_system_init
 # allocates, from a plugin hwloc has unloaded by exit, so LeakSanitizer
