@@ -17,6 +17,7 @@ esac
 # The emulated cluster (topomap-cluster): ip and tc from iproute2.
 # The emulated cluster's Slurm tests (tests/cluster_slurm.sh, topomap-cluster
 # up --slurm): slurm-wlm (slurmctld, slurmd, srun) and munge.
+# make fuzz (tests/fuzz/): clang and its libFuzzer and sanitizer runtimes.
 PACKAGES=(
   build-essential autoconf automake libtool pkg-config
   openmpi-bin libopenmpi-dev gfortran
@@ -28,6 +29,7 @@ PACKAGES=(
   python3 python3-matplotlib
   iproute2
   slurm-wlm munge
+  clang libclang-rt-dev
 )
 
 missing=()

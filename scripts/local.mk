@@ -20,6 +20,7 @@ EXTRA_DIST += scripts/commprof-run.in
 scripts/commprof-run: $(srcdir)/scripts/commprof-run.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
 	sed -e 's|@libdir[@]|$(libdir)|g' -e 's|@COMMPROF_NAME[@]|$(COMMPROF_NAME)|g' \
+	  -e 's|@SANITIZE_PRELOAD[@]|$(SANITIZE_PRELOAD)|g' \
 	  $(srcdir)/scripts/commprof-run.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 

@@ -13,6 +13,8 @@ check="python3 $TOPOMAP_SRCDIR/tests/commprof_check.py"
 unset LD_PRELOAD
 cr=$COMMPROF_RUN
 lib=$(cd "$(dirname "$COMMPROF_LIB")" && pwd -P)/libcommprof.so
+# In a sanitized build commprof-run puts the ASan runtime first.
+first=${COMMPROF_PRELOAD%"$COMMPROF_LIB"}
 
 expect_grep() { checks=$((checks + 1)); grep -qF -- "$1" "$2" || { fail "no '$1' in $2:"; cat "$2"; }; }
 
@@ -76,7 +78,7 @@ touch -d '1 hour ago' "$out.rank1"
 expect_fail 5 "2 of 4 ranks left a partial profile:" \
   env LD_PRELOAD=libfirst.so "$cr" -o "$out" "$work/bin/mpirun" -np 4 \
   -x LD_PRELOAD=libsecond.so -x OTHER=1 ./app --flag
-printf '%s\n' -x "LD_PRELOAD=libsecond.so:$lib" -x "COMMPROF_OUT=$out" \
+printf '%s\n' -x "LD_PRELOAD=${first}libsecond.so:$lib" -x "COMMPROF_OUT=$out" \
   -np 4 -x OTHER=1 ./app --flag > "$work/want"
 checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options given to mpirun"
 expect_grep "  $out.rank0" "$work/err"
@@ -87,7 +89,7 @@ expect_grep "  taskgraph merge $out.rank0 $out.rank2 -o $out --allow-missing" "$
 ln -s mpirun "$work/bin/mpiexec.openmpi"
 expect_fail 5 "" env LD_PRELOAD=libfirst.so "$cr" --start=off -o "$out" \
   "$work/bin/mpiexec.openmpi" ./app
-printf '%s\n' -x "LD_PRELOAD=libfirst.so:$lib" -x "COMMPROF_OUT=$out" \
+printf '%s\n' -x "LD_PRELOAD=${first}libfirst.so:$lib" -x "COMMPROF_OUT=$out" \
   -x COMMPROF_START=off ./app > "$work/want"
 checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options with --start off"
 
@@ -99,7 +101,7 @@ printf '%s\n' -genv LD_PRELOAD "libsecond.so:$lib" -genv COMMPROF_OUT "$out" \
 checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options given to Hydra's mpiexec"
 
 expect_ok bash -c "cd '$work' && '$cr' -o rel.json --start off '$work/bin/srun' -n 2 ./app"
-printf '%s\n' -n 2 ./app "LD_PRELOAD=$lib" "COMMPROF_OUT=$work/rel.json" \
+printf '%s\n' -n 2 ./app "LD_PRELOAD=$first$lib" "COMMPROF_OUT=$work/rel.json" \
   COMMPROF_START=off > "$work/want"
 checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "srun environment"
 expect_grep "srun: passing LD_PRELOAD and COMMPROF_OUT in the environment" "$work/err"

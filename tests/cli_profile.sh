@@ -146,7 +146,7 @@ printf '0 0 64 2\n' | same_output
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 prof=$work/pattern.json
-expect_ok mpirun -np 4 -x LD_PRELOAD="$COMMPROF_LIB" -x COMMPROF_OUT="$prof" "$PATTERN"
+expect_ok mpirun -np 4 -x LD_PRELOAD="$COMMPROF_PRELOAD" -x COMMPROF_OUT="$prof" "$PATTERN"
 # The profile is the pattern (commprof_check.py holds the expected values)...
 expect_ok python3 "$TOPOMAP_SRCDIR/tests/commprof_check.py" pattern "$prof"
 # ... and the matrices are its rows, as Python's own JSON reader sees them.
@@ -194,7 +194,7 @@ same_file "$work/merged.json" "$prof"
 # file must hold, and rank 3 recorded nothing, so it left none.
 mkdir "$work/abort"
 checks=$((checks + 1))
-mpirun -np 4 -x LD_PRELOAD="$COMMPROF_LIB" -x COMMPROF_OUT="$work/abort/prof.json" \
+mpirun -np 4 -x LD_PRELOAD="$COMMPROF_PRELOAD" -x COMMPROF_OUT="$work/abort/prof.json" \
   "$MPI_TESTS/abort" abort > "$work/out" 2> "$work/err"
 [ $? -eq 3 ] || fail "abort.c: mpirun did not exit with MPI_Abort's 3"
 expect_ok python3 "$TOPOMAP_SRCDIR/tests/commprof_check.py" partial "$work/abort" abort

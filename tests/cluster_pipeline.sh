@@ -127,7 +127,11 @@ expect_ok on_cluster "$TOPOMAP_RUN" --rankfile "$work/off-in.rf" -- mpirun -np 1
 expect_grep "topomap-run: $work/off-in.rf: 16 ranks on 4 of the job's 4 hosts, every host and core there" "$work/err"
 # Outside the job (this machine's hosts are not node0..node3): slot s is
 # core s, which does not exist from 2 on; refused at launch, with the line.
-expect_ok "$PARMAPPER" "$work/cliques.tg.json" --hostfile "$hostfile" --first --rankfile "$work/off.rf"
+# (without mpirun; in a sanitized build through tests/sanitize/mpi-program,
+# as tests/parmapper_lib.sh says)
+alone=$PARMAPPER
+[ -z "${TOPOMAP_SANITIZE_BIN:-}" ] || alone=$TOPOMAP_SANITIZE_BIN/parmapper
+expect_ok "$alone" "$work/cliques.tg.json" --hostfile "$hostfile" --first --rankfile "$work/off.rf"
 line=$(grep -n -E ' slot=[23]$' "$work/off.rf" | head -n 1)
 checks=$((checks + 1))
 [ -n "$line" ] || fail "offline outside the job: no slot=2 or 3 in $(cat "$work/off.rf")"

@@ -14,6 +14,10 @@
 # checkpoint of a rank that SIGKILL ends, and none after MPI_Finalize.
 . "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
 ulimit -c 0 # no core files from the crashes
+# In a sanitized build (tests/sanitize/env.sh) ASan must leave the fatal
+# signals to the program, libcommprof and the default action.
+[ -z "${ASAN_OPTIONS:-}" ] ||
+  export ASAN_OPTIONS="$ASAN_OPTIONS:handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
 
 # How rank 1 ended, as mpirun says it, without the PID (Open MPI 5's
 # prterun breaks the sentence over two lines).
@@ -30,7 +34,7 @@ for how in segv:11 null:11 stack:11 fpe:8 abrt:6 own:11 late:11; do
   timeout 120 "${launch_cmd[@]}" \
     > "$work/bare-out" 2> "$work/bare-err"
   bare=$?
-  launch_argv 4 -x LD_PRELOAD="$COMMPROF_LIB" -x COMMPROF_OUT="$work/$v/prof.json" \
+  launch_argv 4 -x LD_PRELOAD="$COMMPROF_PRELOAD" -x COMMPROF_OUT="$work/$v/prof.json" \
     "$MPI_TESTS/abort" "$v"
   timeout 120 "${launch_cmd[@]}" > "$work/out" 2> "$work/err"
   rc=$?
@@ -75,7 +79,7 @@ done
 # Checkpoints every 0.2 s: rank 1 sleeps 1 s after its traffic, then
 # SIGKILL ends it; its file can only be a checkpoint, and it is exact.
 mkdir "$work/ckpt"
-launch_argv 4 -x LD_PRELOAD="$COMMPROF_LIB" -x COMMPROF_OUT="$work/ckpt/prof.json" \
+launch_argv 4 -x LD_PRELOAD="$COMMPROF_PRELOAD" -x COMMPROF_OUT="$work/ckpt/prof.json" \
   -x COMMPROF_CHECKPOINT=0.2 "$MPI_TESTS/abort" kill
 timeout 120 "${launch_cmd[@]}" > "$work/out" 2> "$work/err"
 rc=$?

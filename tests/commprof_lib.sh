@@ -5,4 +5,4 @@
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 . "$TOPOMAP_SRCDIR/tests/mpi_lib.sh"
 check="python3 $TOPOMAP_SRCDIR/tests/commprof_check.py"
-run() { local np=$1; shift; launch "$np" -x LD_PRELOAD="$COMMPROF_LIB" "$@"; }
+run() { local np=$1; shift; launch "$np" -x LD_PRELOAD="$COMMPROF_PRELOAD" "$@"; }

@@ -12,6 +12,8 @@ AM_TESTS_ENVIRONMENT = \
 	COMMPROF_LIB='$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
 	MPIEXEC='$(MPIEXEC)'; MPIEXEC_KIND='$(MPIEXEC_KIND)'; MPI_IMPL='$(MPI_IMPL)'; \
 	MPI_IMPL_VERSION='$(MPI_IMPL_VERSION)'; export MPIEXEC MPIEXEC_KIND MPI_IMPL MPI_IMPL_VERSION; \
+	COMMPROF_PRELOAD='$(SANITIZE_PRELOAD)$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
+	SANITIZE_PRELOAD='$(SANITIZE_PRELOAD)'; export COMMPROF_PRELOAD SANITIZE_PRELOAD; \
 	PATTERN='$(abs_top_builddir)/tests/mpi/pattern'; \
 	MPI_TESTS='$(abs_top_builddir)/tests/mpi'; export MPI_TESTS; \
 	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
@@ -24,6 +26,18 @@ AM_TESTS_ENVIRONMENT = \
 	export TOPOMAP_RUN TOPOMAP_SELECT_GRAPH; \
 	export TASKGRAPH TOPOMAP_SRCDIR TOPOMAP_DATA TOPOMAP_SHARED GRAPHCHK \
 	SCOTCH_GTST SCOTCH_GCV COMMPROF_LIB PATTERN;
+
+# COMMPROF_PRELOAD: what LD_PRELOAD of a profiled MPI program is, the
+# library after the ASan runtime in a sanitized build (configure.ac says
+# why).  There the sanitizers' options come from tests/sanitize/ too.
+if SANITIZE
+AM_TESTS_ENVIRONMENT += . $(abs_top_srcdir)/tests/sanitize/env.sh;
+endif
+sanitize-clean:
+	rm -rf tests/sanitize-bin
+clean-local: sanitize-clean
+.PHONY: sanitize-clean
+EXTRA_DIST += tests/sanitize/env.sh tests/sanitize/mpi-program
 
 check_LTLIBRARIES = tests/libtestutil.la
 tests_libtestutil_la_SOURCES = tests/testutil.c tests/testutil.h

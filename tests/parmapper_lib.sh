@@ -5,4 +5,7 @@
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 . "$TOPOMAP_SRCDIR/tests/mpi_lib.sh"
 check="python3 $TOPOMAP_SRCDIR/tests/parmapper_check.py"
+# In a sanitized build parmapper runs without a leak check, with mpirun or
+# without (tests/sanitize/mpi-program says why).
+[ -z "${TOPOMAP_SANITIZE_BIN:-}" ] || PARMAPPER=$TOPOMAP_SANITIZE_BIN/parmapper
 pm() { local np=$1; shift; launch "$np" "$PARMAPPER" "$@"; }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # reorder_lib.sh: what the libtopomap-reorder tests share (sourced):
-# lib.sh, Open MPI's settings for running as root on a small machine, and
-#   run NP HOSTS ARGS...   mpirun on NP ranks with the library preloaded
+# lib.sh, mpi_lib.sh (the configured launcher, Open MPI's settings for
+# running as root on a small machine), and
+#   run NP HOSTS ARGS...   NP ranks with the library preloaded (after the
+#                          ASan runtime in a sanitized build)
 #                          and TOPOMAP_REORDER_HOSTS=HOSTS (8 ranks on this
 #                          machine act as 2 or 4 hosts); more -x NAME=VALUE
 #                          may lead ARGS; RUN_PRELOAD, when set, replaces
@@ -9,11 +11,10 @@
 #   report_line N          line N of $work/report.json without its time
 #                          ("seconds"), keys in file order.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$TOPOMAP_SRCDIR/tests/mpi_lib.sh"
 run() {
   local np=$1 hosts=$2; shift 2
-  mpirun -np "$np" -x LD_PRELOAD="${RUN_PRELOAD:-$REORDER_LIB}" \
+  launch "$np" -x LD_PRELOAD="${SANITIZE_PRELOAD:-}${RUN_PRELOAD:-$REORDER_LIB}" \
     -x TOPOMAP_REORDER_HOSTS="$hosts" "$@"
 }
 report_line() {
