@@ -167,11 +167,14 @@ int cmd_machine(const cmd_args *a, gm_machine **out)
     /* gm_machine_set_network takes net, also when it fails. */
     if ((net && gm_machine_set_network(m, net, a->positions, &err)) ||
         (a->node_topology &&
-         gm_machine_set_node_topology(m, a->node_topology, &err)) ||
-        (a->hierarchy &&
-         gm_machine_set_hierarchy(m, a->hierarchy, a->distance, &err))) {
+         gm_machine_set_node_topology(m, a->node_topology, &err))) {
         gm_machine_free(m);
         return cli_fail(&err);
+    }
+    if (a->hierarchy &&
+        gm_machine_set_hierarchy(m, a->hierarchy, a->distance, &err)) {
+        gm_machine_free(m);
+        return cmd_option_fail("--hierarchy", &err);
     }
     *out = m;
     return 0;

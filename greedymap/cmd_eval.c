@@ -101,8 +101,13 @@ static void print_levels(FILE *fp, const gm_level_metrics *lm)
 {
     char label[48];
     for (int i = 0; i < lm->nlevels; i++) {
-        snprintf(label, sizeof label, "bytes at %s (x%" PRIu64 ")",
-                 lm->name[i], lm->cost[i]);
+        if (lm->latency_level >= 0 && i >= lm->latency_level &&
+            i < lm->nlevels - 1)
+            snprintf(label, sizeof label, "bytes at %s (lat)",
+                     lm->name[i]);
+        else
+            snprintf(label, sizeof label, "bytes at %s (x%" PRIu64 ")",
+                     lm->name[i], lm->cost[i]);
         fprintf(fp, "%-25s%" PRIu64 "\n", label, lm->bytes[i]);
     }
     fprintf(fp, "%-25s%" PRIu64 "\n", "comm cost J", lm->comm_cost);
@@ -174,7 +179,9 @@ static void print_json(const cmd_args *a, const gm_machine *m,
            ",\n  \"load_max_heuristic_link\": ",
            r->load_max_heuristic);
     json_link(stdout, m, r->load_max_heuristic_link);
-    printf(",\n  \"comm_cost\": %" PRIu64 ",\n  \"levels\": [", lm->comm_cost);
+    printf(",\n  \"comm_cost\": %" PRIu64 ",\n  \"numa_latency\": %s,"
+           "\n  \"levels\": [",
+           lm->comm_cost, lm->latency_level >= 0 ? "true" : "false");
     for (int i = 0; i < lm->nlevels; i++) {
         printf("%s\n    {\"name\": ", i ? "," : "");
         json_string(stdout, lm->name[i]);

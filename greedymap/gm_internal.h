@@ -146,6 +146,11 @@ typedef struct gm_lv {
     int64_t upsize[GM_LV_MAX];  /* nodes per group at upper level j */
     uint64_t upcost[GM_LV_MAX];
     uint64_t node_factor;
+    /* hwloc's NUMA latency matrix, when the topology has one: two slots
+     * on NUMA nodes i != j (groups at level numa_level) cost
+     * numa_cost[i x nnuma + j] instead of their level's cost. */
+    int numa_level, nnuma;
+    uint64_t *numa_cost;
 } gm_lv;
 
 void gm_lv_free(gm_lv *lv);
@@ -173,6 +178,22 @@ static inline int gm_lv_inner(const gm_lv *lv, const int *gid, int a, int b)
     while (i > 0 && gid[a * lv->nlev + i] == gid[b * lv->nlev + i])
         i--;
     return i;
+}
+
+/* The distance J counts between slots a and b of one node. */
+static inline uint64_t gm_lv_pair(const gm_lv *lv, const int *gid, int a,
+                                  int b)
+{
+    int l = gm_lv_inner(lv, gid, a, b);
+    if (l < 0)
+        return 0;
+    if (lv->numa_cost && gid && l >= lv->numa_level) {
+        int i = gid[a * lv->nlev + lv->numa_level];
+        int j = gid[b * lv->nlev + lv->numa_level];
+        if (i != j && i < lv->nnuma && j < lv->nnuma)
+            return lv->numa_cost[i * lv->nnuma + j];
+    }
+    return lv->cost[l];
 }
 
 /* The intra-node placement of tasks (slots.c): every node's tasks

@@ -145,7 +145,11 @@
  * with a bump); then, on every network, the tied node closest to n_l,
  * then the lowest id (no randomness at all); with any other seed a random
  * tied node, weighted by its free slots (= a random processor among the
- * tied ones).  A node's slots fill from 0 up.  Same configuration and
+ * tied ones).  A node's slots fill from 0 up, except on machines with
+ * levels inside their nodes (a node topology or a hierarchy): each
+ * node's tasks then take, in list order, the free slot of least bytes x
+ * level distance to the node's tasks before them, improved by swaps
+ * inside the node (slots.c; nodes unchanged).  Same configuration and
  * seed, same mapping, bit for bit.
  * Refinement (refine=1, cost=hopbytes only; gm_refine): after Algorithm
  * 1, passes of strictly improving swaps of whole nodes' tasks with nearby
@@ -511,7 +515,9 @@ int gm_decompose(const tg_graph *g, const gm_machine *m, const tg_grid *grid,
  *   node topology      pu 1 (two PUs of one core), core 1 (two cores of
  *                      one L3), l3 2 (two L3 groups of a NUMA node), numa
  *                      2 (two NUMA nodes of a package), package 4; a level
- *                      the topology lacks separates nothing;
+ *                      the topology lacks separates nothing; with hwloc's
+ *                      NUMA latency matrix two slots on NUMA nodes i != j
+ *                      cost latency(i, j) / latency(i, i), rounded;
  *   hierarchy          KaHIP's and SharedMap's machine model
  *                      (--hierarchy_parameter_string=4:8:8
  *                      --distance_parameter_string=1:10:100): processor p
@@ -600,6 +606,11 @@ typedef struct gm_level_metrics {
     uint64_t cost[GM_LEVELS_MAX];
     uint64_t bytes[GM_LEVELS_MAX];
     uint64_t comm_cost; /* J */
+    /* >= 0: the node topology has hwloc's NUMA latency matrix and two
+     * slots on NUMA nodes i != j cost latency(i, j) / latency(i, i)
+     * (rounded, at least 1), not cost[], at this level and above inside
+     * the node; -1: no matrix. */
+    int latency_level;
     int saturated;      /* some value stopped at UINT64_MAX */
 } gm_level_metrics;
 
@@ -764,7 +775,9 @@ int gm_greedymap_run(const tg_graph *g, const gm_machine *m,
  * per pass O(E x (24 + 4 s)) memory steps, s = slots per node, plus
  * distances.  stop, when not NULL, is asked before each node and task;
  * non-zero ends the refinement and returns 1 (map valid, partly
- * refined). */
+ * refined).  On machines with levels inside their nodes the slots of
+ * each node are then improved by swaps (slots.c), which change J, not
+ * hop-bytes. */
 int gm_refine(const tg_graph *g, const gm_machine *m,
               int (*stop)(void *arg), void *arg, gm_place *map,
               tg_error *err);

@@ -7,7 +7,9 @@
  * (two PUs of one core), core (two cores of one L3 cache), l3 (two L3
  * groups of one NUMA node), numa (two NUMA nodes of one package) and
  * package (two packages), levels the topology lacks taking the groups of
- * the level above (so no bytes ever stop there).  With a KaHIP/SharedMap
+ * the level above (so no bytes ever stop there); when the topology has
+ * hwloc's NUMA latency matrix, two slots on NUMA nodes i != j cost
+ * latency(i, j) / latency(i, i), rounded, at least 1 (nodetopo.c).  With a KaHIP/SharedMap
  * hierarchy a1:a2:..:ah and distances d1:..:dh (gm_machine_set_hierarchy)
  * processor p (planar order, node by node) is in group p / (a1 x .. x ai)
  * at level i, and two processors cost the d of the highest level at which
@@ -25,6 +27,7 @@ void gm_lv_free(gm_lv *lv)
         return;
     free(lv->gid[0]);
     free(lv->gid[1]);
+    free(lv->numa_cost);
     free(lv);
 }
 
@@ -83,7 +86,7 @@ uint64_t gm_comm_distance(const gm_machine *m, gm_place a, gm_place b)
     if (l < 0)
         return 0;
     if (l < lv->nlev)
-        return lv->cost[l];
+        return gm_lv_pair(lv, gm_lv_groups(m, lv, a.node), a.slot, b.slot);
     if (lv->nup)
         return lv->upcost[l - lv->nlev];
     return lv->node_factor * (uint64_t)gm_distance(m, a.node, b.node);

@@ -1,5 +1,6 @@
 /* metrics.c: hop-bytes (papers/001, eq. 1-3), dilation, off-node and
- * cross-socket bytes and the maximum link load (eq. 4-5) of a mapping. */
+ * cross-socket bytes and the maximum link load (eq. 4-5) of a mapping;
+ * the bytes at each level and the communication cost J (levels.c). */
 #include <string.h>
 
 #include "gm_internal.h"
@@ -139,6 +140,7 @@ int gm_evaluate_levels(const tg_graph *g, const gm_machine *m,
                      : lv->nup      ? lv->upcost[i - lv->nlev]
                                     : lv->node_factor;
     }
+    out->latency_level = lv->numa_cost ? lv->numa_level : -1;
     u128 bytes[GM_LEVELS_MAX] = {0}, j = 0;
     for (int t = 0; t < g->n; t++)
         for (int64_t e = g->xadj[t]; e < g->xadj[t + 1]; e++) {

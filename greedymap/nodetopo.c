@@ -1,7 +1,7 @@
 /* nodetopo.c: the intra-node structure of the machine's nodes, read with
  * hwloc from a synthetic description or an XML file: the package (socket)
  * of every slot and the levels of levels.c (pu, core, l3, numa, package)
- * with their default costs. */
+ * with their default costs, or hwloc's NUMA latencies where it has them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +81,40 @@ static void fill_groups(hwloc_topology_t topo, hwloc_obj_type_t type,
     }
 }
 
+/* hwloc's NUMA latency matrix, when it covers every NUMA node, as costs
+ * latency(i, j) / latency(i, i) rounded (at least 1): a remote access
+ * twice as slow as a local one costs 2.  Returns 0 or TG_ENOMEM. */
+static int numa_costs(hwloc_topology_t topo, gm_lv *lv)
+{
+    unsigned nr = 1;
+    struct hwloc_distances_s *d = NULL;
+    int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, &d,
+                                    HWLOC_DISTANCES_KIND_MEANS_LATENCY,
+                                    0) < 0 ||
+        nr == 0)
+        return 0;
+    int rc = 0;
+    if ((int)d->nbobjs == n && n > 1) {
+        lv->numa_cost = malloc((size_t)n * (size_t)n * sizeof *lv->numa_cost);
+        if (!lv->numa_cost)
+            rc = TG_ENOMEM;
+        for (int i = 0; i < n && !rc; i++) {
+            uint64_t local = d->values[(size_t)i * n + i];
+            for (int j = 0; j < n; j++) {
+                uint64_t v = d->values[(size_t)i * n + j];
+                uint64_t c = local ? (v + local / 2) / local : 1;
+                int a = (int)d->objs[i]->logical_index;
+                int b = (int)d->objs[j]->logical_index;
+                lv->numa_cost[a * n + b] = c ? c : 1;
+            }
+        }
+        lv->nnuma = n;
+    }
+    hwloc_distances_release(topo, d);
+    return rc;
+}
+
 static gm_lv *topology_levels(hwloc_topology_t topo, int cores, int pus)
 {
     gm_lv *lv = gm_lv_new(L_COUNT, cores, pus);
@@ -93,6 +127,11 @@ static gm_lv *topology_levels(hwloc_topology_t topo, int cores, int pus)
     snprintf(lv->name[L_COUNT], sizeof lv->name[0], "node");
     fill_groups(topo, HWLOC_OBJ_CORE, cores, lv->gid[0]);
     fill_groups(topo, HWLOC_OBJ_PU, pus, lv->gid[1]);
+    lv->numa_level = L_NUMA;
+    if (numa_costs(topo, lv)) {
+        gm_lv_free(lv);
+        return NULL;
+    }
     return lv;
 }
 

@@ -40,8 +40,7 @@ typedef struct slots {
 
 static uint64_t dist(const slots *s, const int *gid, int a, int b)
 {
-    int l = gm_lv_inner(s->lv, gid, a, b);
-    return l < 0 ? 0 : s->lv->cost[l];
+    return gm_lv_pair(s->lv, gid, a, b);
 }
 
 /* ----------------------------------------------------------- placement */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gm_testutil.h"
 #include "greedymap.h"
@@ -325,6 +326,44 @@ START_TEST(rankfile_slots_are_cores)
 }
 END_TEST
 
+static const char *xml_path(const char *name)
+{
+    static char path[1024];
+    const char *shared = getenv("TOPOMAP_SHARED");
+    snprintf(path, sizeof path, "%s/hwloc-xml/%s", shared ? shared : ".",
+             name);
+    return path;
+}
+
+START_TEST(numa_latency_matrix)
+{
+    /* 16amd64-4distances.xml: 8 packages of 2 cores, one NUMA node each,
+     * NUMA latencies 10 local and 20 remote: two packages cost 20 / 10 =
+     * 2 instead of 4.  Task 0 on core 0, 1 on core 1 (w 5), 2 on core 2
+     * (package 1, w 7): J = 2 x (5 x 1 + 7 x 2) = 38. */
+    const int e[][3] = {{0, 1, 5}, {0, 2, 7}};
+    tg_graph *g = tu_graph(3, 2, e);
+    gm_machine *m =
+        with_topology(1, 16, "flat", xml_path("16amd64-4distances.xml"));
+    gm_place map[3] = {{0, 0}, {0, 1}, {0, 2}};
+    gm_level_metrics lm;
+    evaluate(g, m, map, &lm);
+    ck_assert_int_eq(lm.latency_level, level(&lm, "numa"));
+    ck_assert_uint_eq(lm.bytes[level(&lm, "core")], 5);
+    ck_assert_uint_eq(lm.bytes[level(&lm, "package")], 7);
+    ck_assert_uint_eq(lm.comm_cost, 38);
+    ck_assert_uint_eq(gm_comm_distance(m, map[0], map[2]), 2);
+    gm_machine_free(m);
+    /* A synthetic topology has no matrix. */
+    m = with_topology(1, 16, "flat", "pack:8 core:2 pu:1");
+    evaluate(g, m, map, &lm);
+    ck_assert_int_eq(lm.latency_level, -1);
+    ck_assert_uint_eq(lm.comm_cost, 66);
+    gm_machine_free(m);
+    tg_graph_free(g);
+}
+END_TEST
+
 static Suite *levels_suite(void)
 {
     Suite *s = suite_create("levels");
@@ -335,6 +374,11 @@ static Suite *levels_suite(void)
     tcase_add_test(tc, greedy_slots_follow_packages);
     tcase_add_test(tc, slots_keep_nodes);
     tcase_add_test(tc, rankfile_slots_are_cores);
+    if (access(xml_path("16amd64-4distances.xml"), R_OK) == 0)
+        tcase_add_test(tc, numa_latency_matrix);
+    else
+        printf("skipped the hwloc XML test: %s not found\n",
+               xml_path("16amd64-4distances.xml"));
     suite_add_tcase(s, tc);
     return s;
 }
