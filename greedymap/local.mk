@@ -59,7 +59,8 @@ tests_test_levels_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
 TESTS += tests/test_levels
 
 check_PROGRAMS += tests/test_baselines
-tests_test_baselines_SOURCES = tests/test_baselines.c
+tests_test_baselines_SOURCES = tests/test_baselines.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_baselines_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_baselines_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_baselines_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)

@@ -326,15 +326,6 @@ START_TEST(rankfile_slots_are_cores)
 }
 END_TEST
 
-static const char *xml_path(const char *name)
-{
-    static char path[1024];
-    const char *shared = getenv("TOPOMAP_SHARED");
-    snprintf(path, sizeof path, "%s/hwloc-xml/%s", shared ? shared : ".",
-             name);
-    return path;
-}
-
 START_TEST(numa_latency_matrix)
 {
     /* 16amd64-4distances.xml: 8 packages of 2 cores, one NUMA node each,
@@ -344,7 +335,7 @@ START_TEST(numa_latency_matrix)
     const int e[][3] = {{0, 1, 5}, {0, 2, 7}};
     tg_graph *g = tu_graph(3, 2, e);
     gm_machine *m =
-        with_topology(1, 16, "flat", xml_path("16amd64-4distances.xml"));
+        with_topology(1, 16, "flat", gt_xml_path("16amd64-4distances.xml"));
     gm_place map[3] = {{0, 0}, {0, 1}, {0, 2}};
     gm_level_metrics lm;
     evaluate(g, m, map, &lm);
@@ -374,11 +365,11 @@ static Suite *levels_suite(void)
     tcase_add_test(tc, greedy_slots_follow_packages);
     tcase_add_test(tc, slots_keep_nodes);
     tcase_add_test(tc, rankfile_slots_are_cores);
-    if (access(xml_path("16amd64-4distances.xml"), R_OK) == 0)
+    if (access(gt_xml_path("16amd64-4distances.xml"), R_OK) == 0)
         tcase_add_test(tc, numa_latency_matrix);
     else
         printf("skipped the hwloc XML test: %s not found\n",
-               xml_path("16amd64-4distances.xml"));
+               gt_xml_path("16amd64-4distances.xml"));
     suite_add_tcase(s, tc);
     return s;
 }
