@@ -99,4 +99,8 @@ for config in order=bfs order=gpart,refine=1; do
         run qbox-xml "$dir/qbox.tg.json" torus:8x8x8 16 "$xml" "$config"
     fi
 done
+# decompose lays a sub-box per package itself (decompose_map.c): its
+# before is the same boxes without the package cut.
+run milc "$dir/milc.tg.json" torus:16x16x16 16 "pack:2 core:8 pu:1" \
+    baseline=decompose
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

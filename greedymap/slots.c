@@ -23,7 +23,7 @@
 #include "gm_internal.h"
 
 #define SLOT_PASSES 8
-#define SLOT_MAX_IMPROVE 4096
+#define SLOT_MAX_IMPROVE 1024
 
 typedef struct slots {
     const tg_graph *g;
