@@ -47,6 +47,15 @@ bench-mapper: bench/mapper greedymap/greedymap
 	$(srcdir)/bench/mapper.sh --mapper bench/mapper \
 	  --greedymap greedymap/greedymap $(MAPPER_FLAGS)
 
+# Slots chosen by the levels inside a node against the old slot order
+# (issue 12; a script, bench/README.md).
+EXTRA_DIST += bench/levels.sh
+.PHONY: bench-levels
+bench: bench-levels
+bench-levels: greedymap/greedymap taskgraph/taskgraph
+	$(srcdir)/bench/levels.sh --greedymap greedymap/greedymap \
+	  --taskgraph taskgraph/taskgraph
+
 # taskgraph build on LAMMPS peptide, with topomap-plot pictures (a script).
 EXTRA_DIST += bench/lammps_build.sh bench/figures/lammps-peptide-matrix.png
 

@@ -21,7 +21,12 @@
     "                       fattree:FILE, dragonfly:G,R,N or graph:FILE\n"   \
     "  --positions FILE     where each host sits on the network\n"          \
     "  --node-topology T    hwloc synthetic string (\"pack:2 core:16 pu:1\")\n" \
-    "                       or hwloc XML file, the same for every node\n"
+    "                       or hwloc XML file, the same for every node\n" \
+    "  --hierarchy A1:A2:.. --distance D1:D2:..  KaHIP's and SharedMap's\n" \
+    "                       machine: groups of A1 processors, A2 of those..;\n" \
+    "                       two processors cost the D of the highest level\n" \
+    "                       that separates them (J; the first levels make\n" \
+    "                       a node, the rest group nodes in order)\n"
 
 /* The options for reading the task graph (help). */
 #define CMD_GRAPH_HELP                                                       \
@@ -51,6 +56,7 @@ typedef struct cmd_args {
     int npos;
     int nodes, slots;   /* 0: not given */
     const char *hostfile, *network, *positions, *node_topology;
+    const char *hierarchy, *distance; /* greedymap only */
     tg_read_options read;
     const char *layer;
     const char *output, *rankfile;

@@ -8,7 +8,7 @@
 
 enum {
     OPT_RANKFILE = CMD_CODES_END, OPT_CONFIG, OPT_MAPPING,
-    OPT_MAPPING_FORMAT, OPT_BY_NODE, OPT_JSON
+    OPT_MAPPING_FORMAT, OPT_BY_NODE, OPT_JSON, OPT_HIERARCHY, OPT_DISTANCE
 };
 
 static const struct option longopts[] = {
@@ -22,6 +22,8 @@ static const struct option longopts[] = {
     {"mapping-format", required_argument, NULL, OPT_MAPPING_FORMAT},
     {"scotch-by-node", no_argument, NULL, OPT_BY_NODE},
     {"json", no_argument, NULL, OPT_JSON},
+    {"hierarchy", required_argument, NULL, OPT_HIERARCHY},
+    {"distance", required_argument, NULL, OPT_DISTANCE},
     {NULL, 0, NULL, 0}};
 
 /* The CMD_OPT_* group of an option. */
@@ -29,7 +31,8 @@ static unsigned group_of(int c)
 {
     switch (c) {
     case CMD_NODES: case CMD_SLOTS: case CMD_HOSTFILE: case CMD_NETWORK:
-    case CMD_POSITIONS: case CMD_NODE_TOPOLOGY:
+    case CMD_POSITIONS: case CMD_NODE_TOPOLOGY: case OPT_HIERARCHY:
+    case OPT_DISTANCE:
         return CMD_OPT_MACHINE;
     case CMD_FROM: case CMD_LAYER: case CMD_GRID:
         return CMD_OPT_GRAPH;
@@ -75,6 +78,8 @@ int cmd_check(const cmd_args *a)
                                "drop --nodes and --slots");
     if (a->positions && !a->network)
         return cli_usage_error("--positions needs --network");
+    if (!a->hierarchy != !a->distance)
+        return cli_usage_error("--hierarchy and --distance go together");
     return 0;
 }
 
@@ -111,6 +116,8 @@ int cmd_parse(int argc, char **argv, const char *help, unsigned allowed,
         case OPT_MAPPING_FORMAT: a->mapping_format = optarg; break;
         case OPT_BY_NODE: a->by_node = 1; break;
         case OPT_JSON: a->json = 1; break;
+        case OPT_HIERARCHY: a->hierarchy = optarg; break;
+        case OPT_DISTANCE: a->distance = optarg; break;
         default: bad = cmd_option(c, optarg, a); break;
         }
         if (bad)
@@ -163,6 +170,11 @@ int cmd_machine(const cmd_args *a, gm_machine **out)
          gm_machine_set_node_topology(m, a->node_topology, &err))) {
         gm_machine_free(m);
         return cli_fail(&err);
+    }
+    if (a->hierarchy &&
+        gm_machine_set_hierarchy(m, a->hierarchy, a->distance, &err)) {
+        gm_machine_free(m);
+        return cmd_option_fail("--hierarchy", &err);
     }
     *out = m;
     return 0;

@@ -13,8 +13,12 @@ static const char eval_help[] =
     "Print every metric of a mapping of GRAPH's tasks onto the machine:\n"
     "hop-bytes (total, average, maximum and its task), dilation (average,\n"
     "byte-weighted average, maximum), bytes that leave a node, bytes that\n"
-    "cross sockets inside a node (with --node-topology), and the largest\n"
-    "link load with fixed and with least-loaded routes.\n"
+    "cross sockets inside a node (with --node-topology), the largest\n"
+    "link load with fixed and with least-loaded routes, the bytes that stop\n"
+    "at each level (inside a node: pu, core, l3, numa, package with\n"
+    "--node-topology; the levels of --hierarchy; node) and the\n"
+    "communication cost J = sum over tasks and their edges of bytes x level\n"
+    "distance, as KaHIP and SharedMap count it (see greedymap(1)).\n"
     "\n"
     "  --mapping FILE       the mapping\n"
     "  --mapping-format F   topomap (\"task host slot\"), rankfile (Open MPI\n"
@@ -92,6 +96,25 @@ void cmd_print_metrics(FILE *fp, const gm_machine *m, const gm_metrics *r)
                     "bits)\n");
 }
 
+/* J and the bytes of every level, after the metrics table. */
+static void print_levels(FILE *fp, const gm_level_metrics *lm)
+{
+    char label[48];
+    for (int i = 0; i < lm->nlevels; i++) {
+        if (lm->latency_level >= 0 && i >= lm->latency_level &&
+            i < lm->nlevels - 1)
+            snprintf(label, sizeof label, "bytes at %s (lat)",
+                     lm->name[i]);
+        else
+            snprintf(label, sizeof label, "bytes at %s (x%" PRIu64 ")",
+                     lm->name[i], lm->cost[i]);
+        fprintf(fp, "%-25s%" PRIu64 "\n", label, lm->bytes[i]);
+    }
+    fprintf(fp, "%-25s%" PRIu64 "\n", "comm cost J", lm->comm_cost);
+    if (lm->saturated)
+        fprintf(fp, "(J or a level's bytes stopped at 2^64-1)\n");
+}
+
 /* s as a JSON string (NULL as null). */
 static void json_string(FILE *fp, const char *s)
 {
@@ -119,7 +142,8 @@ static void json_link(FILE *fp, const gm_machine *m, int link)
 
 /* Doubles with 17 digits read back exactly. */
 static void print_json(const cmd_args *a, const gm_machine *m,
-                       map_format f, const gm_metrics *r)
+                       map_format f, const gm_metrics *r,
+                       const gm_level_metrics *lm)
 {
     printf("{\n  \"graph\": ");
     json_string(stdout, a->pos[0]);
@@ -155,7 +179,17 @@ static void print_json(const cmd_args *a, const gm_machine *m,
            ",\n  \"load_max_heuristic_link\": ",
            r->load_max_heuristic);
     json_link(stdout, m, r->load_max_heuristic_link);
-    printf(",\n  \"saturated\": %s\n}\n", r->saturated ? "true" : "false");
+    printf(",\n  \"comm_cost\": %" PRIu64 ",\n  \"numa_latency\": %s,"
+           "\n  \"levels\": [",
+           lm->comm_cost, lm->latency_level >= 0 ? "true" : "false");
+    for (int i = 0; i < lm->nlevels; i++) {
+        printf("%s\n    {\"name\": ", i ? "," : "");
+        json_string(stdout, lm->name[i]);
+        printf(", \"cost\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+               lm->cost[i], lm->bytes[i]);
+    }
+    printf("\n  ],\n  \"saturated\": %s\n}\n",
+           r->saturated || lm->saturated ? "true" : "false");
 }
 
 /* The mapping format from --mapping-format or the content. */
@@ -208,17 +242,21 @@ int cmd_eval(int argc, char **argv)
     }
     gm_metrics r;
     cli_step("evaluating");
+    gm_level_metrics lm;
     rc = gm_evaluate(g, m, map, 0, NULL, &r, &err);
+    if (!rc)
+        rc = gm_evaluate_levels(g, m, map, &lm, &err);
     cli_done();
     if (rc) {
         rc = cli_fail(&err);
         goto out;
     }
     if (a.json) {
-        print_json(&a, m, f, &r);
+        print_json(&a, m, f, &r, &lm);
     } else {
         printf("%-25s%s (%s)\n", "mapping", a.mapping, format_names[f]);
         cmd_print_metrics(stdout, m, &r);
+        print_levels(stdout, &lm);
     }
 out:
     free(map);

@@ -128,6 +128,83 @@ typedef struct gm_nodetopo {
 
 void gm_nodetopo_free(gm_nodetopo *t);
 
+/* Levels (levels.c): the groups a slot belongs to inside its node, bottom
+ * up, and the cost of each level; between nodes either a hierarchy of
+ * node groups (--hierarchy) or the network distance times node_factor.
+ * Made by gm_machine_set_node_topology (pu, core, l3, numa, package) and
+ * gm_machine_set_hierarchy (one level per hierarchy entry). */
+#define GM_LV_MAX 16
+typedef struct gm_lv {
+    int nlev;                   /* levels inside a node (>= 1) */
+    char name[GM_LV_MAX][16];   /* intra-node levels, then upper ones */
+    uint64_t cost[GM_LV_MAX];   /* two slots whose highest differing
+                                   group is at level i cost cost[i] */
+    int nslots[2];              /* slot counts with a group table */
+    int *gid[2];                /* nslots[k] x nlev groups */
+    int nup;                    /* hierarchy levels above the node; 0:
+                                   the network times node_factor */
+    int64_t upsize[GM_LV_MAX];  /* nodes per group at upper level j */
+    uint64_t upcost[GM_LV_MAX];
+    uint64_t node_factor;
+    /* hwloc's NUMA latency matrix, when the topology has one: two slots
+     * on NUMA nodes i != j (groups at level numa_level) cost
+     * numa_cost[i x nnuma + j] instead of their level's cost. */
+    int numa_level, nnuma;
+    uint64_t *numa_cost;
+} gm_lv;
+
+void gm_lv_free(gm_lv *lv);
+/* A model with nlev levels for slot counts a and b (b may equal a or be
+ * 0), tables zeroed; NULL when out of memory. */
+gm_lv *gm_lv_new(int nlev, int a, int b);
+/* The levels of a machine: its own, or the default (one level "core" of
+ * cost 1 inside a node, the network times GM_NODE_FACTOR between). */
+const gm_lv *gm_machine_lv(const gm_machine *m);
+/* The level at which places a and b first share a group: -1 the same
+ * slot, 0 .. nlev-1 inside a node, nlev + j between nodes (j = 0 on a
+ * network). */
+int gm_lv_level(const gm_machine *m, const gm_lv *lv, gm_place a,
+                gm_place b);
+/* The group table of a node's slots (NULL: group = slot, one level). */
+const int *gm_lv_groups(const gm_machine *m, const gm_lv *lv, int node);
+/* The cost of two distinct slots of a node: group tables g, levels nlev. */
+static inline int gm_lv_inner(const gm_lv *lv, const int *gid, int a, int b)
+{
+    if (a == b)
+        return -1;
+    if (!gid)
+        return 0;
+    int i = lv->nlev - 1;
+    while (i > 0 && gid[a * lv->nlev + i] == gid[b * lv->nlev + i])
+        i--;
+    return i;
+}
+
+/* The distance J counts between slots a and b of one node. */
+static inline uint64_t gm_lv_pair(const gm_lv *lv, const int *gid, int a,
+                                  int b)
+{
+    int l = gm_lv_inner(lv, gid, a, b);
+    if (l < 0)
+        return 0;
+    if (lv->numa_cost && gid && l >= lv->numa_level) {
+        int i = gid[a * lv->nlev + lv->numa_level];
+        int j = gid[b * lv->nlev + lv->numa_level];
+        if (i != j && i < lv->nnuma && j < lv->nnuma)
+            return lv->numa_cost[i * lv->nnuma + j];
+    }
+    return lv->cost[l];
+}
+
+/* The intra-node placement of tasks (slots.c): every node's tasks
+ * re-placed in list order onto the free slot of least cost to the
+ * node's tasks placed before them (ties: the lowest slot), then improved
+ * by swaps and moves inside nodes.  Nothing happens when the machine has
+ * one level inside nodes.  order may be NULL (keep the slots, improve
+ * only). */
+int gm_slots_place(const tg_graph *g, const gm_machine *m, const int *order,
+                   gm_place *map, tg_error *err);
+
 /* ------------------------------------------------------------- machine */
 
 struct gm_machine {
@@ -145,6 +222,7 @@ struct gm_machine {
                           (explicit.c) */
     int maxdist;
     gm_nodetopo *topo; /* NULL when no node topology is set */
+    gm_lv *lv;         /* NULL: the default levels (gm_machine_lv) */
 };
 
 /* The BFS distances of explicit networks, per node (explicit.c). */
@@ -285,6 +363,11 @@ void gm_refine_touch(gm_refine_state *r, int node);
  * node `from` to node `to`. */
 gm_i128 gm_groups_shift(const gm_machine *m, const gm_groups *gr, int from,
                         int to);
+/* gm_refine without its last step (gm_slots_place): the node and task
+ * sweeps only. */
+int gm_refine_nodes(const tg_graph *g, const gm_machine *m,
+                    int (*stop)(void *arg), void *arg, gm_place *map,
+                    tg_error *err);
 /* One step of the node sweep (refine_nodes.c): the best strictly
  * improving swap of node x's tasks, applied; 1 when there was one. */
 int gm_refine_node(gm_refine_state *r, int x);

@@ -33,7 +33,13 @@
  * reaches the optimum (every lattice line on one node, every other edge
  * one hop) with seed 0, while random ties land near 3.5 times its
  * hop-bytes.  Inside a node a task takes the lowest free slot: slots fill
- * 0, 1, 2...
+ * 0, 1, 2...; when the machine has levels inside its nodes (a node
+ * topology or a hierarchy), gm_slots_place (slots.c) then gives every
+ * task, in list order, the free slot of its node of least cost (bytes x
+ * level distance) to its neighbours placed there before it, exactly what
+ * choosing the slot at placement time would give, and improves that by
+ * swaps inside nodes.  Nodes, and so every hop-bytes figure, stay as
+ * Algorithm 1 (and the refinement) left them.
  *
  * The cost of putting t on node n depends only on t's neighbours already
  * placed (P), which are gathered once per task and grouped by node:
@@ -447,7 +453,9 @@ static int map_in_order(const tg_graph *g, const gm_machine *m,
         rc = run(&s, c, order, stop, arg, map, err);
     greedy_free(&s);
     if (!rc && c->refine)
-        rc = gm_refine(g, m, stop, arg, map, err);
+        rc = gm_refine_nodes(g, m, stop, arg, map, err);
+    if (!rc)
+        rc = gm_slots_place(g, m, order, map, err);
     return rc;
 }
 

@@ -81,8 +81,10 @@
  * synthetic string or an XML file, describes every node.  A slot is a core
  * (logical order) when the node has as many slots as cores, else a PU when
  * it has as many as PUs.  Packages are numbered by hwloc's logical index;
- * a topology without a package level is one package.  The only metric that
- * uses it is cross_socket_bytes.
+ * a topology without a package level is one package.  It gives the
+ * metric cross_socket_bytes and the levels of J (gm_evaluate_levels);
+ * GreedyMap and the refinement place tasks on the slots of a node by it
+ * (gm_greedymap).
  *
  * Baselines (gm_baseline_map; papers/001, 5.1).  Processors are (node,
  * slot) pairs; "planar order" is node by node, slot by slot.  All take T <=
@@ -143,7 +145,11 @@
  * with a bump); then, on every network, the tied node closest to n_l,
  * then the lowest id (no randomness at all); with any other seed a random
  * tied node, weighted by its free slots (= a random processor among the
- * tied ones).  A node's slots fill from 0 up.  Same configuration and
+ * tied ones).  A node's slots fill from 0 up, except on machines with
+ * levels inside their nodes (a node topology or a hierarchy): each
+ * node's tasks then take, in list order, the free slot of least bytes x
+ * level distance to the node's tasks before them, improved by swaps
+ * inside the node (slots.c; nodes unchanged).  Same configuration and
  * seed, same mapping, bit for bit.
  * Refinement (refine=1, cost=hopbytes only; gm_refine): after Algorithm
  * 1, passes of strictly improving swaps of whole nodes' tasks with nearby
@@ -498,6 +504,45 @@ typedef struct gm_decompose_plan {
 int gm_decompose(const tg_graph *g, const gm_machine *m, const tg_grid *grid,
                  gm_decompose_plan *plan, gm_place *map, tg_error *err);
 
+/* ---------------------------------------------------------------- levels */
+
+/* Levels and the communication cost J (levels.c).  A pair of places has
+ * a distance: 0 for one slot; inside a node the cost of the highest level
+ * at which the two slots' groups differ; between nodes GM_NODE_FACTOR x
+ * the network distance, or, with a hierarchy, the distance of the highest
+ * level at which the two nodes' groups differ.  Levels inside a node:
+ *   no node topology   one level, core: two slots of a node cost 1;
+ *   node topology      pu 1 (two PUs of one core), core 1 (two cores of
+ *                      one L3), l3 2 (two L3 groups of a NUMA node), numa
+ *                      2 (two NUMA nodes of a package), package 4; a level
+ *                      the topology lacks separates nothing; with hwloc's
+ *                      NUMA latency matrix two slots on NUMA nodes i != j
+ *                      cost latency(i, j) / latency(i, i), rounded;
+ *   hierarchy          KaHIP's and SharedMap's machine model
+ *                      (--hierarchy_parameter_string=4:8:8
+ *                      --distance_parameter_string=1:10:100): processor p
+ *                      (node by node, slot by slot) is in group
+ *                      p / (a1 x .. x ai) at level i; two processors cost
+ *                      d_i for the highest i at which their groups differ.
+ *                      The first levels, whose product is the slots of a
+ *                      node, are inside the node, the others group nodes
+ *                      (so hop-bytes keep the network, J the hierarchy).
+ * J = sum over tasks t, over t's edges (t, u), of w x distance: every
+ * edge counted from both ends, as in hop_bytes_total and in SharedMap's
+ * determine_qap. */
+#define GM_NODE_FACTOR 10
+#define GM_LEVELS_MAX 32
+
+/* Describe the machine as hierarchy "a1:a2:..:ah" with distances
+ * "d1:..:dh" (positive integers, at most 16 levels): every node has the
+ * same slots, the product of the first levels; the product of all levels
+ * is the machine's slots.  Replaces the levels of a node topology (which
+ * still gives gm_slot_package).  Errors (TG_EINVAL) quote the text. */
+int gm_machine_set_hierarchy(gm_machine *m, const char *hierarchy,
+                             const char *distance, tg_error *err);
+/* The distance J counts between two places (above). */
+uint64_t gm_comm_distance(const gm_machine *m, gm_place a, gm_place b);
+
 /* --------------------------------------------------------------- metrics */
 
 /* Metrics of a mapping (papers/001, 3.2).  Sums are exact: they are kept
@@ -545,6 +590,33 @@ enum {
 int gm_evaluate(const tg_graph *g, const gm_machine *m, const gm_place *map,
                 unsigned flags, uint64_t *task_hop_bytes, gm_metrics *out,
                 tg_error *err);
+
+/* Bytes per level and the communication cost J of a mapping (checked as
+ * by gm_mapping_check).  Levels bottom up: those inside a node
+ * (gm_comm_distance above), then "node" (on a network) or the hierarchy's
+ * levels above the node.  bytes[i] is the sum of w(e), each edge once,
+ * over the edges whose two places' highest differing level is i (so
+ * bytes across packages = bytes[package], across NUMA nodes = bytes[numa]
+ * + bytes[package]); cost[i] is the level's distance (on a network the
+ * node level's cost is GM_NODE_FACTOR, J multiplying it by the network
+ * distance).  Edges on one slot count nowhere. */
+typedef struct gm_level_metrics {
+    int nlevels;
+    char name[GM_LEVELS_MAX][16];
+    uint64_t cost[GM_LEVELS_MAX];
+    uint64_t bytes[GM_LEVELS_MAX];
+    uint64_t comm_cost; /* J */
+    /* >= 0: the node topology has hwloc's NUMA latency matrix and two
+     * slots on NUMA nodes i != j cost latency(i, j) / latency(i, i)
+     * (rounded, at least 1), not cost[], at this level and above inside
+     * the node; -1: no matrix. */
+    int latency_level;
+    int saturated;      /* some value stopped at UINT64_MAX */
+} gm_level_metrics;
+
+int gm_evaluate_levels(const tg_graph *g, const gm_machine *m,
+                       const gm_place *map, gm_level_metrics *out,
+                       tg_error *err);
 
 /* ------------------------------------------------------------- GreedyMap */
 
@@ -703,7 +775,9 @@ int gm_greedymap_run(const tg_graph *g, const gm_machine *m,
  * per pass O(E x (24 + 4 s)) memory steps, s = slots per node, plus
  * distances.  stop, when not NULL, is asked before each node and task;
  * non-zero ends the refinement and returns 1 (map valid, partly
- * refined). */
+ * refined).  On machines with levels inside their nodes the slots of
+ * each node are then improved by swaps (slots.c), which change J, not
+ * hop-bytes. */
 int gm_refine(const tg_graph *g, const gm_machine *m,
               int (*stop)(void *arg), void *arg, gm_place *map,
               tg_error *err);

@@ -18,7 +18,8 @@ greedymap_libgreedymap_la_SOURCES = \
 	greedymap/metisgraph.c greedymap/order.c greedymap/order_gpart.c \
 	greedymap/order_parts.c \
 	greedymap/order_file.c greedymap/config.c greedymap/greedy_near.c \
-	greedymap/greedy.c greedymap/refine.c \
+	greedymap/greedy.c greedymap/refine.c greedymap/levels.c \
+	greedymap/slots.c \
 	greedymap/refine_nodes.c greedymap/refine_tasks.c
 greedymap_libgreedymap_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 greedymap_libgreedymap_la_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
@@ -49,8 +50,17 @@ tests_test_metrics_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_metrics_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
 TESTS += tests/test_machine tests/test_metrics
 
+check_PROGRAMS += tests/test_levels
+tests_test_levels_SOURCES = tests/test_levels.c tests/gm_testutil.c \
+	tests/gm_testutil.h
+tests_test_levels_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+tests_test_levels_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_levels_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
+TESTS += tests/test_levels
+
 check_PROGRAMS += tests/test_baselines
-tests_test_baselines_SOURCES = tests/test_baselines.c
+tests_test_baselines_SOURCES = tests/test_baselines.c tests/gm_testutil.c \
+	tests/gm_testutil.h
 tests_test_baselines_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
 tests_test_baselines_CFLAGS = $(TG_TEST_CFLAGS)
 tests_test_baselines_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)

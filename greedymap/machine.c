@@ -49,6 +49,7 @@ void gm_machine_free(gm_machine *m)
     clear_placement(m);
     gm_network_free(m->net);
     gm_nodetopo_free(m->topo);
+    gm_lv_free(m->lv);
     for (int i = 0; i < m->n; i++)
         free(m->host[i]);
     free(m->host);
@@ -97,6 +98,8 @@ int gm_machine_add_node(gm_machine *m, const char *host, int slots,
     to_flat(m, flat);
     gm_nodetopo_free(m->topo); /* checked against the old nodes' slots */
     m->topo = NULL;
+    gm_lv_free(m->lv); /* levels too */
+    m->lv = NULL;
     m->host[m->n] = copy;
     m->slots[m->n] = slots;
     return m->n++;

@@ -1,5 +1,6 @@
 /* metrics.c: hop-bytes (papers/001, eq. 1-3), dilation, off-node and
- * cross-socket bytes and the maximum link load (eq. 4-5) of a mapping. */
+ * cross-socket bytes and the maximum link load (eq. 4-5) of a mapping;
+ * the bytes at each level and the communication cost J (levels.c). */
 #include <string.h>
 
 #include "gm_internal.h"
@@ -118,5 +119,42 @@ int gm_evaluate(const tg_graph *g, const gm_machine *m, const gm_place *map,
                   &out->load_max_heuristic_link, &out->saturated);
         gm_loads_free(l);
     }
+    return 0;
+}
+
+/* ------------------------------------------------------------ levels */
+
+int gm_evaluate_levels(const tg_graph *g, const gm_machine *m,
+                       const gm_place *map, gm_level_metrics *out,
+                       tg_error *err)
+{
+    int rc = gm_mapping_check(m, map, g->n, err);
+    if (rc)
+        return rc;
+    const gm_lv *lv = gm_machine_lv(m);
+    memset(out, 0, sizeof *out);
+    out->nlevels = lv->nlev + (lv->nup ? lv->nup : 1);
+    for (int i = 0; i < out->nlevels; i++) {
+        memcpy(out->name[i], lv->name[i], sizeof out->name[i]);
+        out->cost[i] = i < lv->nlev ? lv->cost[i]
+                     : lv->nup      ? lv->upcost[i - lv->nlev]
+                                    : lv->node_factor;
+    }
+    out->latency_level = lv->numa_cost ? lv->numa_level : -1;
+    u128 bytes[GM_LEVELS_MAX] = {0}, j = 0;
+    for (int t = 0; t < g->n; t++)
+        for (int64_t e = g->xadj[t]; e < g->xadj[t + 1]; e++) {
+            int u = g->adjncy[e];
+            uint64_t w = g->adjwgt[e];
+            int l = gm_lv_level(m, lv, map[t], map[u]);
+            if (l < 0)
+                continue;
+            j += (u128)w * gm_comm_distance(m, map[t], map[u]);
+            if (u > t)
+                bytes[l] += w;
+        }
+    for (int i = 0; i < out->nlevels; i++)
+        out->bytes[i] = clamp(bytes[i], &out->saturated);
+    out->comm_cost = clamp(j, &out->saturated);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* nodetopo.c: the intra-node structure of the machine's nodes, read with
- * hwloc from a synthetic description or an XML file, and the package
- * (socket) of every slot. */
+ * hwloc from a synthetic description or an XML file: the package (socket)
+ * of every slot and the levels of levels.c (pu, core, l3, numa, package)
+ * with their default costs, or hwloc's NUMA latencies where it has them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,103 @@ static int *packages_of(hwloc_topology_t topo, hwloc_obj_type_t type,
         pkg[i] = p ? (int)p->logical_index : 0;
     }
     return pkg;
+}
+
+/* Default costs of the levels of a node topology, bottom up: a pair of
+ * slots costs the cost of the highest boundary between them.  Two PUs of
+ * one core and two cores under one L3 cache exchange data through that
+ * cache (1); crossing L3 groups or NUMA nodes of one package goes through
+ * the package's interconnect (2, about the ratio of remote to local
+ * latency that ACPI SLIT tables give, 21:10); crossing packages goes over
+ * the socket link (4).  Between nodes: GM_NODE_FACTOR x network hops. */
+static const char *const level_names[] = {"pu", "core", "l3", "numa",
+                                          "package"};
+static const uint64_t level_costs[] = {1, 1, 2, 2, 4};
+enum { L_PU, L_CORE, L_L3, L_NUMA, L_PACKAGE, L_COUNT };
+
+/* The logical index of o's ancestor (or covering NUMA node) of `type`, or
+ * `above` when the topology has none. */
+static int group_of(hwloc_topology_t topo, hwloc_obj_t o,
+                    hwloc_obj_type_t type, int above)
+{
+    hwloc_obj_t p;
+    if (type == HWLOC_OBJ_NUMANODE)
+        p = hwloc_get_next_obj_covering_cpuset_by_type(topo, o->cpuset,
+                                                       type, NULL);
+    else
+        p = hwloc_get_ancestor_obj_by_type(topo, type, o);
+    return p ? (int)p->logical_index : above;
+}
+
+/* Groups of every object of `type` (cores or PUs) at the five levels;
+ * levels the topology lacks take the groups of the level above, so that
+ * only levels it has separate two slots. */
+static void fill_groups(hwloc_topology_t topo, hwloc_obj_type_t type,
+                        int count, int *gid)
+{
+    for (int i = 0; i < count; i++) {
+        hwloc_obj_t o = hwloc_get_obj_by_type(topo, type, (unsigned)i);
+        int *g = gid + (size_t)i * L_COUNT;
+        g[L_PACKAGE] = group_of(topo, o, HWLOC_OBJ_PACKAGE, 0);
+        g[L_NUMA] = group_of(topo, o, HWLOC_OBJ_NUMANODE, g[L_PACKAGE]);
+        g[L_L3] = group_of(topo, o, HWLOC_OBJ_L3CACHE, g[L_NUMA]);
+        g[L_CORE] = group_of(topo, o, HWLOC_OBJ_CORE, i);
+        g[L_PU] = i;
+    }
+}
+
+/* hwloc's NUMA latency matrix, when it covers every NUMA node, as costs
+ * latency(i, j) / latency(i, i) rounded (at least 1): a remote access
+ * twice as slow as a local one costs 2.  Returns 0 or TG_ENOMEM. */
+static int numa_costs(hwloc_topology_t topo, gm_lv *lv)
+{
+    unsigned nr = 1;
+    struct hwloc_distances_s *d = NULL;
+    int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, &d,
+                                    HWLOC_DISTANCES_KIND_MEANS_LATENCY,
+                                    0) < 0 ||
+        nr == 0)
+        return 0;
+    int rc = 0;
+    if ((int)d->nbobjs == n && n > 1) {
+        lv->numa_cost = malloc((size_t)n * (size_t)n * sizeof *lv->numa_cost);
+        if (!lv->numa_cost)
+            rc = TG_ENOMEM;
+        for (int i = 0; i < n && !rc; i++) {
+            uint64_t local = d->values[(size_t)i * n + i];
+            for (int j = 0; j < n; j++) {
+                uint64_t v = d->values[(size_t)i * n + j];
+                uint64_t c = local ? (v + local / 2) / local : 1;
+                int a = (int)d->objs[i]->logical_index;
+                int b = (int)d->objs[j]->logical_index;
+                lv->numa_cost[a * n + b] = c ? c : 1;
+            }
+        }
+        lv->nnuma = n;
+    }
+    hwloc_distances_release(topo, d);
+    return rc;
+}
+
+static gm_lv *topology_levels(hwloc_topology_t topo, int cores, int pus)
+{
+    gm_lv *lv = gm_lv_new(L_COUNT, cores, pus);
+    if (!lv)
+        return NULL;
+    for (int i = 0; i < L_COUNT; i++) {
+        snprintf(lv->name[i], sizeof lv->name[i], "%s", level_names[i]);
+        lv->cost[i] = level_costs[i];
+    }
+    snprintf(lv->name[L_COUNT], sizeof lv->name[0], "node");
+    fill_groups(topo, HWLOC_OBJ_CORE, cores, lv->gid[0]);
+    fill_groups(topo, HWLOC_OBJ_PU, pus, lv->gid[1]);
+    lv->numa_level = L_NUMA;
+    if (numa_costs(topo, lv)) {
+        gm_lv_free(lv);
+        return NULL;
+    }
+    return lv;
 }
 
 /* A readable file is an XML topology; anything else a synthetic string.
@@ -89,6 +187,7 @@ int gm_machine_set_node_topology(gm_machine *m, const char *spec,
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     int rc = load(topo, spec, err);
     gm_nodetopo *t = NULL;
+    gm_lv *lv = NULL;
     if (!rc) {
         t = calloc(1, sizeof *t);
         if (t) {
@@ -98,7 +197,9 @@ int gm_machine_set_node_topology(gm_machine *m, const char *spec,
             t->core_pkg = packages_of(topo, HWLOC_OBJ_CORE, t->cores);
             t->pu_pkg = packages_of(topo, HWLOC_OBJ_PU, t->pus);
         }
-        if (!t || !t->spec || !t->core_pkg || !t->pu_pkg)
+        if (t)
+            lv = topology_levels(topo, t->cores, t->pus);
+        if (!t || !t->spec || !t->core_pkg || !t->pu_pkg || !lv)
             rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
     hwloc_topology_destroy(topo);
@@ -106,10 +207,13 @@ int gm_machine_set_node_topology(gm_machine *m, const char *spec,
         rc = check_slots(m, t, err);
     if (rc) {
         gm_nodetopo_free(t);
+        gm_lv_free(lv);
         return rc;
     }
     gm_nodetopo_free(m->topo);
     m->topo = t;
+    gm_lv_free(m->lv);
+    m->lv = lv;
     return 0;
 }
 

@@ -20,6 +20,10 @@
  * REFINE_PASSES at most.  Only strict improvements are applied, so the
  * total hop-bytes never rises and the refinement ends; nothing is random,
  * and no result depends on the order of a task's edges in the CSR.
+ * Then, when the machine has levels inside its nodes, gm_slots_place
+ * (slots.c) swaps tasks between the slots of each node to lower the
+ * communication cost J there; the nodes' tasks, and so the hop-bytes,
+ * stay as they are.
  *
  * Why two levels.  Swapping single tasks fixes single tasks (on the Qbox
  * cases of bench/mapper, BFS with Delta = 4 and no packing leaves every
@@ -176,9 +180,9 @@ static int sweep(gm_refine_state *r, int n,
     return changed;
 }
 
-int gm_refine(const tg_graph *g, const gm_machine *m,
-              int (*stop)(void *arg), void *arg, gm_place *map,
-              tg_error *err)
+int gm_refine_nodes(const tg_graph *g, const gm_machine *m,
+                    int (*stop)(void *arg), void *arg, gm_place *map,
+                    tg_error *err)
 {
     int rc = gm_mapping_check(m, map, g->n, err);
     if (rc || g->n == 0)
@@ -196,4 +200,12 @@ int gm_refine(const tg_graph *g, const gm_machine *m,
     }
     state_free(&r);
     return rc;
+}
+
+int gm_refine(const tg_graph *g, const gm_machine *m,
+              int (*stop)(void *arg), void *arg, gm_place *map,
+              tg_error *err)
+{
+    int rc = gm_refine_nodes(g, m, stop, arg, map, err);
+    return rc ? rc : gm_slots_place(g, m, NULL, map, err);
 }

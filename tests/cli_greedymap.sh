@@ -94,6 +94,24 @@ printf 'rank 0=node0 slot=0:0\nrank 1=node0 slot=0:1\nrank 2=node0 slot=1:0\nran
 expect_ok $gm eval "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" --mapping "$work/sock.rankfile" --json
 cp "$work/out" "$work/sock.json"
 json_check "$work/sock.json" 'd["cross_socket_bytes"] == 60 and d["hop_bytes_total"] == 0 and d["load_max_fixed_link"] is None'
+# Levels: 0-1 (10) and 2-3 (30) on one package (core, x1), 1-2 and 3-0
+# across packages (package, x4): J = 2 x (40 x 1 + 60 x 4) = 560.
+json_check "$work/sock.json" 'd["comm_cost"] == 560 and [(l["name"], l["cost"], l["bytes"]) for l in d["levels"]] == [("pu", 1, 0), ("core", 1, 40), ("l3", 2, 0), ("numa", 2, 0), ("package", 4, 60), ("node", 10, 0)]'
+expect_ok $gm eval "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" --mapping "$work/sock.rankfile"
+metric "bytes at package (x4)" 60
+metric "comm cost J" 560
+# The same as KaHIP's --hierarchy_parameter_string=2:2
+# --distance_parameter_string=1:10: J = 2 x (40 x 1 + 60 x 10) = 1280.
+printf 'rank 0=node0 slot=0\nrank 1=node0 slot=1\nrank 2=node0 slot=2\nrank 3=node0 slot=3\n' > "$work/plain.rankfile"
+expect_ok $gm eval "$ring" --nodes 1 --slots 4 --hierarchy 2:2 --distance 1:10 --mapping "$work/plain.rankfile" --json
+json_check "$work/out" 'd["comm_cost"] == 1280 and [l["bytes"] for l in d["levels"]] == [40, 60, 0]'
+expect_fail 2 "greedymap eval: --hierarchy and --distance go together (see 'greedymap eval --help')" $gm eval "$ring" --nodes 1 --slots 4 --hierarchy 2:2 --mapping "$work/sock.rankfile"
+expect_fail 2 "greedymap eval: --hierarchy: hierarchy '2:3' does not describe 1 nodes of 4 slots: the product of its first levels must be the slots of a node and the product of all levels the 4 slots of the machine (see 'greedymap eval --help')" $gm eval "$ring" --nodes 1 --slots 4 --hierarchy 2:3 --distance 1:10 --mapping "$work/plain.rankfile"
+# map with a node topology writes the slots it chose into the rankfile.
+expect_ok $gm map "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" --config order=oo -o "$o/sock.map" --rankfile "$o/sock.rf"
+expect_ok $gm eval "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" --mapping "$o/sock.rf"
+metric "cross-socket bytes" 40
+rm -f "$o/sock.map" "$o/sock.rf"
 
 # A hostfile names the hosts.
 printf 'alpha slots=2\nbeta slots=2\n' > "$work/hosts"

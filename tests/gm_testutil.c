@@ -1,5 +1,6 @@
 /* gm_testutil.c: see gm_testutil.h. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "gm_testutil.h"
 #include "testutil.h"
@@ -74,4 +75,13 @@ uint64_t gt_hop_bytes(const tg_graph *g, const gm_machine *m,
                                  &err),
                      0);
     return r.hop_bytes_total;
+}
+
+const char *gt_xml_path(const char *name)
+{
+    static char path[1024];
+    const char *shared = getenv("TOPOMAP_SHARED");
+    snprintf(path, sizeof path, "%s/hwloc-xml/%s", shared ? shared : ".",
+             name);
+    return path;
 }

@@ -22,5 +22,7 @@ void gt_assert_map(const gm_place *map, const int (*want)[2], int n);
 /* gm_evaluate's hop_bytes_total (each edge counted from both ends). */
 uint64_t gt_hop_bytes(const tg_graph *g, const gm_machine *m,
                       const gm_place *map);
+/* $TOPOMAP_SHARED/hwloc-xml/name (. without it), in a static buffer. */
+const char *gt_xml_path(const char *name);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gm_testutil.h"
 #include "greedymap.h"
 #include "testutil.h"
 
@@ -574,22 +575,13 @@ END_TEST
 
 /* ------------------------------------------------------ real topologies */
 
-static const char *xml_path(const char *name)
-{
-    static char path[1024];
-    const char *shared = getenv("TOPOMAP_SHARED");
-    snprintf(path, sizeof path, "%s/hwloc-xml/%s", shared ? shared : ".",
-             name);
-    return path;
-}
-
 /* Node topology from a file, on one node of `slots` slots. */
 static gm_machine *xml_node(const char *name, int slots)
 {
     gm_machine *m;
     tg_error err;
     ck_assert_int_eq(gm_machine_uniform(1, slots, &m, &err), 0);
-    int rc = gm_machine_set_node_topology(m, xml_path(name), &err);
+    int rc = gm_machine_set_node_topology(m, gt_xml_path(name), &err);
     ck_assert_msg(rc == 0, "%s: %s", name, err.text);
     return m;
 }
@@ -633,7 +625,7 @@ START_TEST(xml_packages)
     tg_error err;
     ck_assert_int_eq(gm_machine_uniform(1, 32, &m, &err), 0);
     ck_assert_int_eq(gm_machine_set_node_topology(
-                         m, xml_path("64intel64-fakeKNL-SNC4-hybrid.xml"),
+                         m, gt_xml_path("64intel64-fakeKNL-SNC4-hybrid.xml"),
                          &err),
                      TG_EINVAL);
     ck_assert_ptr_nonnull(strstr(err.text, "has 32 slots"));
@@ -678,14 +670,14 @@ static Suite *suite(void)
     tcase_add_test(tc, cross_socket_bytes);
     suite_add_tcase(s, tc);
     /* The real topologies live outside the project (../shared). */
-    if (access(xml_path("nvidiaDGX2.xml"), R_OK) == 0) {
+    if (access(gt_xml_path("nvidiaDGX2.xml"), R_OK) == 0) {
         tc = tcase_create("hwloc xml");
         tcase_add_test(tc, xml_all_load);
         tcase_add_test(tc, xml_packages);
         suite_add_tcase(s, tc);
     } else {
         printf("skipped the hwloc XML tests: %s not found\n",
-               xml_path("nvidiaDGX2.xml"));
+               gt_xml_path("nvidiaDGX2.xml"));
     }
     return s;
 }
