@@ -33,19 +33,25 @@ bench-commprof: bench/pingpong libcommprof/libcommprof.la
 # that `greedymap eval` agrees with the bench's rows.
 noinst_PROGRAMS += bench/mapper
 bench_mapper_SOURCES = bench/mapper.c
-bench_mapper_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
+bench_mapper_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap \
+	-DREFMAP_SCRIPT='"$(abs_top_srcdir)/bench/refmap.py"'
 bench_mapper_LDADD = greedymap/libgreedymap.la taskgraph/libtaskgraph.la -lm
 if HAVE_SCOTCH_LIB
 bench_mapper_CPPFLAGS += $(SCOTCH_CFLAGS) -DHAVE_SCOTCH_LIB=1
 bench_mapper_LDADD += $(SCOTCH_LIBS) -lz -lpthread
 endif
-EXTRA_DIST += bench/mapper.sh
+EXTRA_DIST += bench/mapper.sh bench/refmap.py
 
 .PHONY: bench-mapper
 bench: bench-mapper
+# KaHIP and SharedMap rows when scripts/install-bench-deps.sh made their
+# Python (MAPPER_REFERENCES to name another).
+MAPPER_REFERENCES = /opt/topomap-bench/venv/bin/python
 bench-mapper: bench/mapper greedymap/greedymap
 	$(srcdir)/bench/mapper.sh --mapper bench/mapper \
-	  --greedymap greedymap/greedymap $(MAPPER_FLAGS)
+	  --greedymap greedymap/greedymap \
+	  $$(test -x '$(MAPPER_REFERENCES)' && echo --references '$(MAPPER_REFERENCES)') \
+	  $(MAPPER_FLAGS)
 
 # Slots chosen by the levels inside a node against the old slot order
 # (issue 12; a script, bench/README.md).

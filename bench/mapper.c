@@ -104,6 +104,7 @@ typedef struct options {
     int repeat;
     int cpu;            /* -1: the first CPU allowed */
     const char *keep;   /* NULL: a temporary folder, removed at the end */
+    const char *python; /* --references: a Python with kahip, chszlablib */
 } options;
 
 /* One mapper's result. */
@@ -760,6 +761,106 @@ typedef struct bench {
     FILE *index;        /* DIR/cases.tsv (with --keep) */
 } bench;
 
+/* ------------------------------------------- KaHIP and SharedMap rows */
+
+/* The published process mappers (issue 12) take a machine as a hierarchy
+ * with a distance per level, KaHIP's strings: the generated fat-tree is
+ * slots:nodes per leaf:leaves, its distances those of topomap's model (0
+ * inside a node, 2 under one leaf, 4 across leaves) times 10, with 1 for
+ * two processors of a node, since the tools take no 0.  Tori and
+ * dragonflies are not hierarchies: no rows there. */
+static const char *const ref_tools[] = {"kaffpa", "multisection",
+                                        "sharedmap"};
+static const char *const ref_labels[] = {
+    "KaHIP kaffpa --enable_mapping (eco)",
+    "KaHIP global_multisection (eco)",
+    "SharedMap process_map (eco, 1 thread)"};
+#define NREF 3
+
+/* The METIS file the tools read: weights divided by their gcd and, when
+ * the largest is still above 10^6 (SharedMap's cost is 32-bit), scaled
+ * down to at most 10^6 (each at least 1).  *scale: the factor applied. */
+static int write_ref_graph(const tg_graph *g, const char *path,
+                           double *scale, tg_error *err)
+{
+    tg_graph *c;
+    int rc = tg_graph_copy(g, &c, err);
+    if (rc)
+        return rc;
+    uint64_t d = 0, max = 0;
+    for (int64_t i = 0; i < c->xadj[c->n]; i++)
+        d = gcd64(d, c->adjwgt[i]);
+    for (int64_t i = 0; d && i < c->xadj[c->n]; i++) {
+        c->adjwgt[i] /= d;
+        if (c->adjwgt[i] > max)
+            max = c->adjwgt[i];
+    }
+    double f = max > 1000000 ? 1e6 / (double)max : 1.0;
+    for (int64_t i = 0; f < 1 && i < c->xadj[c->n]; i++) {
+        uint64_t w = (uint64_t)((double)c->adjwgt[i] * f + 0.5);
+        c->adjwgt[i] = w ? w : 1;
+    }
+    *scale = d ? (double)d / f : 1;
+    rc = tg_write_metis(path, c, err);
+    tg_graph_free(c);
+    return rc;
+}
+
+/* Run reference tool k through bench/refmap.py and evaluate its mapping
+ * (PE p on node p / slots, overfilled nodes repaired as Scotch's). */
+static int ref_map(const bench *b, const mcase *c, const tg_graph *g,
+                   const gm_machine *m, const char *graph, int k, int *node,
+                   gm_place *map, row *r, tg_error *err)
+{
+    char hier[64], *out = path_in(b->dir, c->name, ref_tools[k]), cmd[8192];
+    if (!out)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    snprintf(hier, sizeof hier, "%d:%d:%d", c->slots, FT_PER_LEAF,
+             FT_LEAVES);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' %s '%s' %s 1:20:40 '%s'",
+             b->opt.python, REFMAP_SCRIPT, ref_tools[k], graph, hier, out);
+    FILE *p = popen(cmd, "r");
+    double wall = -1, cpu = -1;
+    int got = p ? fscanf(p, "%lf %lf", &wall, &cpu) : 0;
+    int status = p ? pclose(p) : -1;
+    int rc = 0;
+    if (got != 2 || status != 0)
+        rc = tg_error_set(err, TG_EIO, NULL, 0, "%s failed: %s", ref_tools[k],
+                          cmd);
+    FILE *fp = rc ? NULL : fopen(out, "r");
+    if (!rc && !fp)
+        rc = tg_error_set(err, TG_EIO, out, 0, "cannot open");
+    int slots = c->slots, nn = gm_machine_nodes(m);
+    for (int t = 0; !rc && t < g->n; t++) {
+        long pe;
+        if (fscanf(fp, "%ld", &pe) != 1 || pe < 0 ||
+            pe >= (long)nn * slots)
+            rc = tg_error_set(err, TG_EPARSE, out, t + 1,
+                              "not a processor of %d x %d", nn, slots);
+        else
+            node[t] = (int)(pe / slots);
+    }
+    if (fp)
+        fclose(fp);
+    free(out);
+    if (rc)
+        return rc;
+    r->wall = wall;
+    r->cpu = cpu;
+    double hb = 0; /* the tool's own average, before any repair */
+    for (int t = 0; t < g->n; t++)
+        for (int64_t i = g->xadj[t]; i < g->xadj[t + 1]; i++)
+            hb += (double)g->adjwgt[i] *
+                  gm_distance(m, node[t], node[g->adjncy[i]]);
+    r->raw_avg = g->n ? hb / g->n : 0;
+    rc = repair(m, g->n, node, map, err);
+    r->moved = rc > 0 ? rc : 0;
+    if (rc < 0)
+        return rc;
+    r->ok = 1;
+    return gm_evaluate(g, m, map, 0, NULL, &r->met, err);
+}
+
 /* Write the graph, the rows and (with Scotch) its mapping to the folder,
  * and a line of cases.tsv saying how to evaluate them again. */
 static int keep_case(bench *b, const mcase *c, const char *spec,
@@ -807,7 +908,7 @@ static int run_case(bench *b, const mcase *c)
         ncfg = 0;
     map = malloc((size_t)g->n * sizeof *map);
     again = malloc((size_t)g->n * sizeof *again);
-    rows = calloc((size_t)ncfg + GM_BASE_DECOMPOSE + 3, sizeof *rows);
+    rows = calloc((size_t)ncfg + GM_BASE_DECOMPOSE + 3 + NREF, sizeof *rows);
     scotch_node = malloc((size_t)g->n * sizeof *scotch_node);
     if (!map || !again || !rows || !scotch_node) {
         rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
@@ -890,6 +991,28 @@ static int run_case(bench *b, const mcase *c)
     snprintf(scotch->label, sizeof scotch->label,
              "scotch (libscotch not built in)");
 #endif
+    row *refs = &rows[nrows];
+    int nref = b->opt.python && !c->network ? NREF : 0;
+    double ref_scale = 1;
+    if (nref) {
+        char *metis = path_in(b->dir, c->name, ".graph");
+        int *ref_node = malloc((size_t)g->n * sizeof *ref_node);
+        rc = metis && ref_node
+                 ? write_ref_graph(g, metis, &ref_scale, &err)
+                 : tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
+        for (int k = 0; !rc && k < nref; k++) {
+            row *r = &rows[nrows++];
+            snprintf(r->label, sizeof r->label, "%s", ref_labels[k]);
+            rc = ref_map(b, c, g, m, metis, k, ref_node, map, r, &err);
+            if (!rc)
+                fprintf(stderr, "mapper: %s: %s %.3f s\n", c->name,
+                        ref_tools[k], r->wall);
+        }
+        free(metis);
+        free(ref_node);
+        if (rc)
+            goto out;
+    }
 
     double base_avg = rows[block].met.hop_bytes_avg;
     printf("   times: the mapper alone, one core, best of %d runs for rows "
@@ -902,7 +1025,7 @@ static int run_case(bench *b, const mcase *c)
         else
             printf("  %-76s skipped (--quick)\n", rows[i].label);
     printf("  baselines (gm_baseline_map) and greedymap map's default\n");
-    for (int i = block; i < nrows - 1; i++)
+    for (int i = block; i < nrows - 1 - nref; i++)
         print_row(&rows[i], base_avg);
     printf("  Scotch\n");
     print_row(scotch, base_avg);
@@ -916,6 +1039,21 @@ static int run_case(bench *b, const mcase *c)
                scotch->raw_avg);
     else if (scotch->ok)
         printf("    every node got exactly its slots (nothing moved)\n");
+    if (nref) {
+        printf("  KaHIP and SharedMap (hierarchy %d:%d:%d, distance "
+               "1:20:40, imbalance 3 %%; edge weights / %.6g; times: "
+               "bench/refmap.py)\n",
+               c->slots, FT_PER_LEAF, FT_LEAVES, ref_scale);
+        for (int k = 0; k < nref; k++) {
+            print_row(&refs[k], base_avg);
+            if (refs[k].moved)
+                printf("    %d task%s moved off overfilled nodes (avg "
+                       "hop-bytes %.2f before the move)\n", refs[k].moved,
+                       refs[k].moved == 1 ? "" : "s", refs[k].raw_avg);
+        }
+    } else if (b->opt.python)
+        printf("  KaHIP and SharedMap: n/a (they take hierarchies; this "
+               "network is not one)\n");
     printf("\n");
     if (ncfg)
         print_summary(rows, cfg, ncfg, block, scotch);
@@ -957,6 +1095,11 @@ static const char usage[] =
     "  --keep DIR    write each case's graph (.grf), rows (.tsv), Scotch\n"
     "                target (.tgt) and mapping (.scotch.map) and an index\n"
     "                cases.tsv to DIR, and keep them\n"
+    "  --references PYTHON  also run KaHIP (kaffpa --enable_mapping,\n"
+    "                global_multisection) and SharedMap on the fat-tree\n"
+    "                cases through bench/refmap.py with this Python, which\n"
+    "                must have the PyPI packages kahip and chszlablib\n"
+    "                (scripts/install-bench-deps.sh makes one)\n"
     "  -h, --help    this help\n";
 
 static int parse(int argc, char **argv, options *o)
@@ -968,6 +1111,7 @@ static int parse(int argc, char **argv, options *o)
         {"repeat", required_argument, NULL, 'r'},
         {"cpu", required_argument, NULL, 'p'},
         {"keep", required_argument, NULL, 'k'},
+        {"references", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -1006,6 +1150,9 @@ static int parse(int argc, char **argv, options *o)
         }
         case 'k':
             o->keep = optarg;
+            break;
+        case 'R':
+            o->python = optarg;
             break;
         case 'h':
             fputs(usage, stdout);

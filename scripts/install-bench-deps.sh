@@ -2,12 +2,14 @@
 # Install what the benchmarks need beyond install-deps.sh: LAMMPS and its
 # examples (lammps, lammps-examples) for bench/commprof.sh and
 # bench/cluster.sh, HPCC and GROMACS (hpcc, gromacs) for bench/cluster.sh,
-# and perf (linux-perf) for looking into libcommprof's cost, each only if
+# perf (linux-perf) for looking into libcommprof's cost, and a Python
+# virtual environment /opt/topomap-bench/venv with KaHIP and SharedMap
+# (PyPI kahip, chszlablib) for bench/mapper's reference rows, each only if
 # missing.
 set -euo pipefail
 
 case "${1:-}" in
-  -h|--help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,8s/^# \{0,1\}//p' "$0"; exit 0 ;;
   "") ;;
   *) echo "install-bench-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 esac
@@ -21,14 +23,26 @@ command -v hpcc > /dev/null || want+=(hpcc)
 # Debian's gromacs package has gmx_mpi (Open MPI) beside gmx.
 command -v gmx_mpi > /dev/null || want+=(gromacs)
 command -v perf > /dev/null || want+=(linux-perf)
-if [ ${#want[@]} -eq 0 ]; then
-  echo "install-bench-deps: LAMMPS ($(command -v lmp)), $melt, hpcc, gmx_mpi and perf already installed"
-  exit 0
-fi
-echo "install-bench-deps: installing ${want[*]}"
+python3 -m venv --help > /dev/null 2>&1 || want+=(python3-venv)
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null
-echo "install-bench-deps: installed ${want[*]}"
+if [ ${#want[@]} -eq 0 ]; then
+  echo "install-bench-deps: LAMMPS ($(command -v lmp)), $melt, hpcc, gmx_mpi and perf already installed"
+else
+  echo "install-bench-deps: installing ${want[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null
+  echo "install-bench-deps: installed ${want[*]}"
+fi
+
+# KaHIP and SharedMap from PyPI, in a virtual environment of their own
+# (bench/local.mk's REFMAP_PYTHON).
+venv=/opt/topomap-bench/venv
+if "$venv/bin/python" -c 'import kahip, chszlablib' 2> /dev/null; then
+  echo "install-bench-deps: KaHIP and SharedMap already in $venv"
+else
+  echo "install-bench-deps: installing kahip and chszlablib into $venv"
+  $SUDO python3 -m venv "$venv"
+  $SUDO "$venv/bin/pip" install -q kahip chszlablib
+fi
