@@ -210,6 +210,18 @@ static int expect(scan *s, char c)
     return 0;
 }
 
+/* After an item of an array or object closed by `close`: 1 past the
+ * close, 0 past a comma (another item follows), -1 otherwise. */
+static int after_item(scan *s, char close)
+{
+    blanks(s);
+    if (at(s, close) || at(s, ',')) {
+        s->p++;
+        return s->p[-1] == close;
+    }
+    return -1;
+}
+
 /* One [a, b, w] at s->p (after blanks). */
 static int strict_triple(scan *s, int64_t v[3])
 {
@@ -236,19 +248,14 @@ static int strict_edges(scan *s, size_t *count)
         s->p++;
         return 0;
     }
-    for (;;) {
+    for (int rc = 0; !rc; ++*count) {
         if (strict_triple(s, v))
             return -1;
-        ++*count;
-        blanks(s);
-        if (at(s, ']')) {
-            s->p++;
-            return 0;
-        }
-        if (!at(s, ','))
+        rc = after_item(s, ']');
+        if (rc < 0)
             return -1;
-        s->p++;
     }
+    return 0;
 }
 
 static int add_span(tg_edge_spans *sp, const char *text, const char *from,
@@ -311,33 +318,23 @@ static int walk_object(scan *s, tg_edge_spans *sp, const char *text,
         else if (layer < 0 && klen == 6 && !memcmp(k, "layers", 6) &&
                  at(s, '[')) {
             s->p++;
+            blanks(s);
+            int end = at(s, ']') ? (s->p++, 1) : 0;
             rc = 0;
-            for (int i = 0; !rc; i++) {
-                blanks(s);
-                if (at(s, ']') && i == 0)
-                    break;
+            for (int i = 0; !rc && !end; i++) {
                 rc = at(s, '{') ? walk_object(s, sp, text, i)
                                 : skip_value(s);
-                if (rc)
-                    break;
+                if (!rc && (end = after_item(s, ']')) < 0)
+                    rc = -1;
                 blanks(s);
-                if (at(s, ']'))
-                    break;
-                rc = expect(s, ',');
             }
-            if (!rc)
-                rc = expect(s, ']');
         } else
             rc = skip_value(s);
         if (rc)
             return rc;
-        blanks(s);
-        if (at(s, '}')) {
-            s->p++;
-            return 0;
-        }
-        if (expect(s, ','))
-            return -1;
+        int end = after_item(s, '}');
+        if (end)
+            return end > 0 ? 0 : -1;
     }
 }
 
