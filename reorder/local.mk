@@ -4,7 +4,13 @@ lib_LTLIBRARIES += reorder/libtopomap-reorder.la
 reorder_libtopomap_reorder_la_SOURCES = reorder/ro_internal.h \
 	reorder/wrappers.c reorder/construct.c reorder/plan.c \
 	reorder/rebuild.c reorder/hosts.c reorder/taskgraph.c \
-	reorder/mapper.c reorder/report.c reorder/fortran.c
+	reorder/mapper.c reorder/report.c
+# The Fortran bindings: none under the MPI 5 standard ABI, whose C header
+# has no Fortran types (as libcommprof's).
+if !MPI_ABI
+reorder_libtopomap_reorder_la_SOURCES += reorder/fortran.c
+endif
+EXTRA_DIST += reorder/fortran.c
 reorder_libtopomap_reorder_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/greedymap
 reorder_libtopomap_reorder_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
