@@ -412,7 +412,8 @@ int tg_profile_merge_finish(tg_profile_merge *m, tg_profile **out,
         return tg_error_set(err, TG_EINVAL, "", 0, "no partial profile to "
                                                    "merge");
     tg_profile *p = m->p;
-    qsort(m->groups, (size_t)m->ngroups, sizeof *m->groups, cmp_group);
+    if (m->ngroups)
+        qsort(m->groups, (size_t)m->ngroups, sizeof *m->groups, cmp_group);
     p->comms = calloc((size_t)m->ngroups + 1, sizeof *p->comms);
     if (!p->comms)
         return tg_error_set(err, TG_ENOMEM, "", 0, "out of memory");
@@ -438,7 +439,8 @@ int tg_profile_merge_finish(tg_profile_merge *m, tg_profile **out,
              sort_records(&p->comms[c].phase_colls, p->comms[c].nphase_colls);
     /* Cartesian communicators in the order libcommprof's writer gives
      * them: by the lowest rank that has them, then by that rank's order. */
-    qsort(m->carts, (size_t)m->ncarts, sizeof *m->carts, cmp_cart);
+    if (m->ncarts) /* (qsort of NULL is undefined, even for 0 items) */
+        qsort(m->carts, (size_t)m->ncarts, sizeof *m->carts, cmp_cart);
     p->carts = calloc((size_t)m->ncarts + 1, sizeof *p->carts);
     if (!p->carts)
         rc = 1;

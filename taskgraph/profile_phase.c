@@ -122,7 +122,8 @@ static int dup_rows(tg_prof_row **to, const tg_prof_row *from, int n)
     *to = malloc(((size_t)n + 1) * sizeof **to);
     if (!*to)
         return TG_ENOMEM;
-    memcpy(*to, from, (size_t)n * sizeof **to);
+    if (n) /* from may be NULL when there is nothing */
+        memcpy(*to, from, (size_t)n * sizeof **to);
     return 0;
 }
 
@@ -140,8 +141,10 @@ static int fill_rank(const tg_profile *p, tg_prof_rank *rk)
     if (!ph->ns)
         return TG_ENOMEM;
     ph->calls = ph->ns + p->ntypes;
-    memcpy(ph->ns, rk->ns, (size_t)p->ntypes * sizeof *ph->ns);
-    memcpy(ph->calls, rk->calls, (size_t)p->ntypes * sizeof *ph->calls);
+    if (p->ntypes) {
+        memcpy(ph->ns, rk->ns, (size_t)p->ntypes * sizeof *ph->ns);
+        memcpy(ph->calls, rk->calls, (size_t)p->ntypes * sizeof *ph->calls);
+    }
     ph->nsent = rk->nsent;
     ph->nreceived = rk->nreceived;
     ph->nrma = rk->nrma;
@@ -193,8 +196,9 @@ static int fill_comm(tg_prof_comm *c, const char *filled)
         }
         c->nphase_colls++;
     }
-    qsort(c->phase_colls, (size_t)c->nphase_colls, sizeof *c->phase_colls,
-          cmp_by_rank);
+    if (c->nphase_colls)
+        qsort(c->phase_colls, (size_t)c->nphase_colls,
+              sizeof *c->phase_colls, cmp_by_rank);
     return 0;
 }
 
