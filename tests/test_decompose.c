@@ -596,6 +596,7 @@ START_TEST(default_never_loses)
         }
     tg_builder_add(b, 0, 14, 1, &err);
     ck_assert_int_eq(tg_builder_finish(b, &g, &err), 0);
+    tg_builder_free(b);
     tg_grid gr;
     ck_assert_int_eq(gm_grid_detect(g, &gr), 0);
     m = gt_machine_on(9, 2, "mesh:3x3");
