@@ -4,12 +4,14 @@ lib_LTLIBRARIES += reorder/libtopomap-reorder.la
 reorder_libtopomap_reorder_la_SOURCES = reorder/ro_internal.h \
 	reorder/wrappers.c reorder/construct.c reorder/plan.c \
 	reorder/rebuild.c reorder/hosts.c reorder/taskgraph.c \
-	reorder/mapper.c reorder/report.c reorder/fortran.c
+	reorder/mapper.c reorder/report.c reorder/fortran.c \
+	reorder/cores.c
 reorder_libtopomap_reorder_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/greedymap
-reorder_libtopomap_reorder_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+reorder_libtopomap_reorder_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) \
+	$(HWLOC_CFLAGS)
 reorder_libtopomap_reorder_la_LIBADD = greedymap/libgreedymap.la \
-	taskgraph/libtaskgraph.la $(MPI_LIBS)
+	taskgraph/libtaskgraph.la $(MPI_LIBS) $(HWLOC_LIBS)
 # Only the MPI entry points are exported: nothing of the library can
 # clash with an application's own symbols.
 reorder_libtopomap_reorder_la_LDFLAGS = -version-info 0:0:0 \
@@ -49,7 +51,8 @@ AM_TESTS_ENVIRONMENT += \
 	REORDER_F='$(REORDER_F)'; REORDER_F08='$(REORDER_F08)'; \
 	export REORDER_LIB REORDER_F REORDER_F08;
 REORDER_TESTS = tests/reorder_cart.sh tests/reorder_graph.sh \
-	tests/reorder_errors.sh tests/reorder_fortran.sh
+	tests/reorder_errors.sh tests/reorder_fortran.sh \
+	tests/reorder_cores.sh
 TESTS += $(REORDER_TESTS)
 EXTRA_DIST += $(REORDER_TESTS) tests/reorder_lib.sh tests/mpi/reorder_f.F90
 
