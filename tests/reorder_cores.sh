@@ -45,6 +45,13 @@ expect_output "dims 4x2 identity 4 result 4"
 expect_output "map 0 3 1 2 4 7 5 6"
 expect_ok report_line 1
 expect_output '{"call":"MPI_Cart_create","size":8,"tasks":8,"hosts":[{"name":"a","ranks":[0,3,1,2]},{"name":"b","ranks":[4,7,5,6]}],"node_topology":"pack:2 core:2 pu:1","mapper":"block","reordered":true,"permutation":[0,3,1,2,4,7,5,6],"identity":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2,"level_bytes":{"pu":0,"core":0,"l3":0,"numa":0,"package":16,"node":4},"comm_cost":288},"result":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2,"level_bytes":{"pu":0,"core":8,"l3":0,"numa":0,"package":8,"node":4},"comm_cost":240}}'
+# The same topology as an hwloc XML file: the same figures.
+expect_ok lstopo-no-graphics --input "$T" --of xml "$work/topo.xml"
+expect_ok run 8 $H -x TOPOMAP_REORDER_TOPOLOGY="$work/topo.xml" -x TOPOMAP_REORDER_CORES=$C \
+  -x TOPOMAP_REORDER_REPORT="$work/report.json" "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
+expect_output "map 0 3 1 2 4 7 5 6"
+expect_grep '"node_topology":"'"$work/topo.xml"'"' "$work/report.json"
+expect_grep '"identity":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2,"level_bytes":{"pu":0,"core":0,"l3":0,"numa":0,"package":16,"node":4},"comm_cost":288},"result":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2,"level_bytes":{"pu":0,"core":8,"l3":0,"numa":0,"package":8,"node":4},"comm_cost":240}' "$work/report.json"
 # Without the topology only hosts count: MPI's order is kept, as before.
 expect_ok run 8 $H -x TOPOMAP_REORDER_REPORT="$work/report.json" \
   "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
