@@ -34,6 +34,7 @@
  * kept for the life of the process. */
 static int topo_state;
 static hwloc_topology_t topo;
+static char topo_why[300]; /* why it failed */
 
 static int load_topology(const char *spec, char *why, size_t size)
 {
@@ -41,8 +42,8 @@ static int load_topology(const char *spec, char *why, size_t size)
         goto out;
     topo_state = -1;
     if (hwloc_topology_init(&topo)) {
-        snprintf(why, size, "hwloc cannot make a topology");
-        return -1;
+        snprintf(topo_why, sizeof topo_why, "hwloc cannot make a topology");
+        goto out;
     }
     int rc = 0;
     if (spec && access(spec, R_OK) == 0)
@@ -52,18 +53,20 @@ static int load_topology(const char *spec, char *why, size_t size)
     if (rc || hwloc_topology_load(topo)) {
         hwloc_topology_destroy(topo);
         if (spec)
-            snprintf(why, size,
-                     "TOPOMAP_REORDER_TOPOLOGY: '%s' is neither a readable "
-                     "hwloc XML file nor an hwloc synthetic topology",
+            snprintf(topo_why, sizeof topo_why,
+                     "TOPOMAP_REORDER_TOPOLOGY: '%.200s' is neither a "
+                     "readable hwloc XML file nor an hwloc synthetic "
+                     "topology",
                      spec);
         else
-            snprintf(why, size, "hwloc cannot read this host's topology");
-        return -1;
+            snprintf(topo_why, sizeof topo_why,
+                     "hwloc cannot read this host's topology");
+        goto out;
     }
     topo_state = 1;
 out:
     if (topo_state < 0)
-        snprintf(why, size, "no topology (failed before)");
+        snprintf(why, size, "%s", topo_why);
     return topo_state > 0 ? 0 : -1;
 }
 

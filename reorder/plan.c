@@ -40,10 +40,11 @@ static int task_graph(const ro_call *c, const gathered *in, tg_graph **g,
 
 /* The machine of the layout: one node per host with its processes as
  * slots, on a flat network or TOPOMAP_REORDER_NETWORK (a greedymap
- * network spec; node i at position i); with cores, the hosts' topology
- * inside every node. */
-static int machine(const ro_layout *l, int cores, gm_machine **out,
-                   tg_error *err)
+ * network spec; node i at position i); with *cores, the hosts' topology
+ * inside every node, or, when greedymap refuses it, a warning and none
+ * (*cores = 0: the slots renumbered by core are still the hosts'). */
+static int machine(const ro_call *c, const ro_layout *l, int *cores,
+                   gm_machine **out, tg_error *err)
 {
     gm_machine *m = gm_machine_new();
     if (!m)
@@ -54,8 +55,14 @@ static int machine(const ro_layout *l, int cores, gm_machine **out,
     const char *net = getenv("TOPOMAP_REORDER_NETWORK");
     if (rc >= 0 && net && *net)
         rc = gm_machine_set_network_spec(m, net, NULL, err);
-    if (rc >= 0 && cores)
-        rc = ro_set_node_topology(m, err);
+    tg_error terr = {0};
+    if (rc >= 0 && *cores && ro_set_node_topology(m, &terr)) {
+        char msg[512], why[600];
+        tg_error_format(&terr, msg, sizeof msg);
+        snprintf(why, sizeof why, "no levels inside hosts: %s", msg);
+        ro_warn(c, why);
+        *cores = 0;
+    }
     if (rc < 0) {
         gm_machine_free(m);
         return rc;
@@ -84,7 +91,7 @@ static int decide(const ro_call *c, const gathered *in, double t0,
         tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
         goto fail;
     }
-    if (task_graph(c, in, &g, &err) || machine(&l, cores, &m, &err))
+    if (task_graph(c, in, &g, &err) || machine(c, &l, &cores, &m, &err))
         goto fail;
     int n = g->n;
     ident = malloc(((size_t)n + 1) * sizeof *ident);
