@@ -4,7 +4,7 @@ lib_LTLIBRARIES += reorder/libtopomap-reorder.la
 reorder_libtopomap_reorder_la_SOURCES = reorder/ro_internal.h \
 	reorder/wrappers.c reorder/construct.c reorder/plan.c \
 	reorder/rebuild.c reorder/hosts.c reorder/taskgraph.c \
-	reorder/mapper.c reorder/report.c
+	reorder/mapper.c reorder/report.c reorder/cores.c
 # The Fortran bindings: none under the MPI 5 standard ABI, whose C header
 # has no Fortran types (as libcommprof's).
 if !MPI_ABI
@@ -13,9 +13,10 @@ endif
 EXTRA_DIST += reorder/fortran.c
 reorder_libtopomap_reorder_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/greedymap
-reorder_libtopomap_reorder_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+reorder_libtopomap_reorder_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) \
+	$(HWLOC_CFLAGS)
 reorder_libtopomap_reorder_la_LIBADD = greedymap/libgreedymap.la \
-	taskgraph/libtaskgraph.la $(MPI_LIBS)
+	taskgraph/libtaskgraph.la $(MPI_LIBS) $(HWLOC_LIBS)
 # Only the MPI entry points are exported: nothing of the library can
 # clash with an application's own symbols.
 reorder_libtopomap_reorder_la_LDFLAGS = -version-info 0:0:0 \
@@ -55,7 +56,8 @@ AM_TESTS_ENVIRONMENT += \
 	REORDER_F='$(REORDER_F)'; REORDER_F08='$(REORDER_F08)'; \
 	export REORDER_LIB REORDER_F REORDER_F08;
 REORDER_TESTS = tests/reorder_cart.sh tests/reorder_graph.sh \
-	tests/reorder_errors.sh tests/reorder_fortran.sh
+	tests/reorder_errors.sh tests/reorder_fortran.sh \
+	tests/reorder_cores.sh
 TESTS += $(REORDER_TESTS)
 EXTRA_DIST += $(REORDER_TESTS) tests/reorder_lib.sh tests/mpi/reorder_f.F90
 

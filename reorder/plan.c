@@ -13,10 +13,13 @@
 
 _Static_assert(sizeof(ro_role) == sizeof(int),
                "ro_role is scattered as one int");
+_Static_assert(sizeof(ro_core) == 3 * sizeof(int),
+               "ro_core is gathered as 3 ints");
 
 /* What rank 0 has gathered. */
 typedef struct gathered {
     const char *names;  /* MPI_MAX_PROCESSOR_NAME chars per process */
+    const ro_core *cores; /* one per process */
     int nprocs;
     const int *npairs;  /* dist graphs: out-edges per process */
     const int *pairs;   /* (dst, weight) pairs, process by process */
@@ -37,8 +40,11 @@ static int task_graph(const ro_call *c, const gathered *in, tg_graph **g,
 
 /* The machine of the layout: one node per host with its processes as
  * slots, on a flat network or TOPOMAP_REORDER_NETWORK (a greedymap
- * network spec; node i at position i). */
-static int machine(const ro_layout *l, gm_machine **out, tg_error *err)
+ * network spec; node i at position i); with *cores, the hosts' topology
+ * inside every node, or, when greedymap refuses it, a warning and none
+ * (*cores = 0: the slots renumbered by core are still the hosts'). */
+static int machine(const ro_call *c, const ro_layout *l, int *cores,
+                   gm_machine **out, tg_error *err)
 {
     gm_machine *m = gm_machine_new();
     if (!m)
@@ -49,6 +55,14 @@ static int machine(const ro_layout *l, gm_machine **out, tg_error *err)
     const char *net = getenv("TOPOMAP_REORDER_NETWORK");
     if (rc >= 0 && net && *net)
         rc = gm_machine_set_network_spec(m, net, NULL, err);
+    tg_error terr = {0};
+    if (rc >= 0 && *cores && ro_set_node_topology(m, &terr)) {
+        char msg[512], why[600];
+        tg_error_format(&terr, msg, sizeof msg);
+        snprintf(why, sizeof why, "no levels inside hosts: %s", msg);
+        ro_warn(c, why);
+        *cores = 0;
+    }
     if (rc < 0) {
         gm_machine_free(m);
         return rc;
@@ -72,7 +86,12 @@ static int decide(const ro_call *c, const gathered *in, double t0,
         snprintf(why, size, "out of memory");
         return RO_FAIL;
     }
-    if (task_graph(c, in, &g, &err) || machine(&l, &m, &err))
+    int cores = ro_layout_cores(&l, in->cores);
+    if (cores < 0) {
+        tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
+        goto fail;
+    }
+    if (task_graph(c, in, &g, &err) || machine(c, &l, &cores, &m, &err))
         goto fail;
     int n = g->n;
     ident = malloc(((size_t)n + 1) * sizeof *ident);
@@ -90,6 +109,10 @@ static int decide(const ro_call *c, const gathered *in, double t0,
         gm_evaluate(g, m, ident, GM_METRICS_NO_LOAD, NULL, &before, &err) ||
         gm_evaluate(g, m, map, GM_METRICS_NO_LOAD, NULL, &after, &err))
         goto fail;
+    gm_level_metrics lv_before, lv_after;
+    if (cores && (gm_evaluate_levels(g, m, ident, &lv_before, &err) ||
+                  gm_evaluate_levels(g, m, map, &lv_after, &err)))
+        goto fail;
     status = strcmp(mapper, "identity") ? RO_MOVE : RO_KEEP;
     for (int p = 0; p < in->nprocs; p++)
         role[p].newrank = MPI_UNDEFINED;
@@ -99,8 +122,18 @@ static int decide(const ro_call *c, const gathered *in, double t0,
     }
     const char *path = getenv("TOPOMAP_REORDER_REPORT");
     if (path && *path) {
-        ro_report r = {c, &l, n, perm, mapper, &before, &after,
-                       PMPI_Wtime() - t0, status == RO_MOVE};
+        ro_report r = {c,
+                       &l,
+                       n,
+                       perm,
+                       mapper,
+                       &before,
+                       &after,
+                       cores ? gm_machine_node_topology(m) : NULL,
+                       cores ? &lv_before : NULL,
+                       cores ? &lv_after : NULL,
+                       PMPI_Wtime() - t0,
+                       status == RO_MOVE};
         char rwhy[600];
         if (ro_report_write(path, &r, rwhy, sizeof rwhy))
             ro_warn(c, rwhy);
@@ -129,20 +162,23 @@ int ro_plan(const ro_call *c, MPI_Comm first, double t0, ro_role *role)
     char why[600] = "out of memory", name[MPI_MAX_PROCESSOR_NAME];
     int *pairs = NULL, npairs = 0, *allpairs = NULL;
     char *names = NULL;
+    ro_core core, *cores = NULL;
     int *counts = NULL, *lens = NULL, *displs = NULL;
     ro_role *roles = NULL;
     int status = RO_FAIL;
 
-    int ok = ro_my_host(name, why, sizeof why) == 0;
+    int ok = ro_my_host(name, why, sizeof why) == 0 &&
+             ro_my_core(&core, why, sizeof why) == 0;
     if (ok && dist && ro_dist_edges(first, &pairs, &npairs))
         ok = 0, snprintf(why, sizeof why, "out of memory");
     if (ok && rank == 0) {
         names = malloc((size_t)size * MPI_MAX_PROCESSOR_NAME);
+        cores = malloc((size_t)size * sizeof *cores);
         counts = malloc((size_t)size * sizeof *counts);
         lens = malloc((size_t)size * sizeof *lens);
         displs = malloc((size_t)size * sizeof *displs);
         roles = malloc((size_t)size * sizeof *roles);
-        if (!names || !counts || !lens || !displs || !roles)
+        if (!names || !cores || !counts || !lens || !displs || !roles)
             ok = 0, snprintf(why, sizeof why, "out of memory");
     }
     int bad = ro_agree(ok, comm);
@@ -152,6 +188,7 @@ int ro_plan(const ro_call *c, MPI_Comm first, double t0, ro_role *role)
     }
     PMPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names,
                 MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
+    PMPI_Gather(&core, 3, MPI_INT, cores, 3, MPI_INT, 0, comm);
     if (dist) {
         PMPI_Gather(&npairs, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
         if (rank == 0) {
@@ -178,7 +215,7 @@ int ro_plan(const ro_call *c, MPI_Comm first, double t0, ro_role *role)
                      MPI_INT, 0, comm);
     }
     if (rank == 0) {
-        gathered in = {names, size, counts, allpairs};
+        gathered in = {names, cores, size, counts, allpairs};
         status = decide(c, &in, t0, roles, why, sizeof why);
         ok = status != RO_FAIL;
     }
@@ -191,6 +228,7 @@ out:
     free(pairs);
     free(allpairs);
     free(names);
+    free(cores);
     free(counts);
     free(lens);
     free(displs);

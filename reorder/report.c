@@ -31,12 +31,27 @@ static void put_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void put_metrics(FILE *f, const char *key, const gm_metrics *m)
+/* One order's figures; with a node topology also the bytes per level
+ * and J. */
+static void put_metrics(FILE *f, const char *key, const gm_metrics *m,
+                        const gm_level_metrics *lv)
 {
     fprintf(f, ",\"%s\":{\"offnode_bytes\":%llu,\"hop_bytes_total\":%llu,"
-               "\"hop_bytes_avg\":%.6g}",
+               "\"hop_bytes_avg\":%.6g",
             key, (unsigned long long)m->offnode_bytes,
             (unsigned long long)m->hop_bytes_total, m->hop_bytes_avg);
+    if (lv) {
+        fputs(",\"level_bytes\":{", f);
+        for (int i = 0; i < lv->nlevels; i++) {
+            if (i)
+                fputc(',', f);
+            put_string(f, lv->name[i]);
+            fprintf(f, ":%llu", (unsigned long long)lv->bytes[i]);
+        }
+        fprintf(f, "},\"comm_cost\":%llu",
+                (unsigned long long)lv->comm_cost);
+    }
+    fputc('}', f);
 }
 
 /* The new line, appended to `lines`. */
@@ -58,13 +73,18 @@ static int format_line(const ro_report *r)
             fprintf(f, s ? ",%d" : "%d", l->proc[l->first[h] + s]);
         fputs("]}", f);
     }
-    fprintf(f, "],\"mapper\":\"%s\",\"reordered\":%s,\"permutation\":[",
+    fputc(']', f);
+    if (r->topology) {
+        fputs(",\"node_topology\":", f);
+        put_string(f, r->topology);
+    }
+    fprintf(f, ",\"mapper\":\"%s\",\"reordered\":%s,\"permutation\":[",
             r->mapper, r->reordered ? "true" : "false");
     for (int t = 0; t < r->ntasks; t++)
         fprintf(f, t ? ",%d" : "%d", r->perm[t]);
     fputc(']', f);
-    put_metrics(f, "identity", r->identity);
-    put_metrics(f, "result", r->result);
+    put_metrics(f, "identity", r->identity, r->identity_levels);
+    put_metrics(f, "result", r->result, r->result_levels);
     fprintf(f, ",\"seconds\":%.6f}\n", r->seconds);
     if (fclose(f)) {
         free(line);

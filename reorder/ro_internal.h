@@ -115,6 +115,26 @@ typedef struct ro_layout {
 int ro_layout_make(const char *names, int nprocs, ro_layout *out);
 void ro_layout_free(ro_layout *l);
 
+/* cores.c: the core this process is bound to, as a logical index in its
+ * host's hwloc topology (RO_CORE_NONE: not bound to one; RO_CORE_SLOT:
+ * under a pretend topology without TOPOMAP_REORDER_CORES, its index among
+ * its host's processes), with the host's core and package counts (0 when
+ * not known).  Gathered at rank 0 as 3 ints.  0, or -1 with why filled
+ * (a bad TOPOMAP_REORDER_TOPOLOGY or TOPOMAP_REORDER_CORES). */
+enum { RO_CORE_NONE = -1, RO_CORE_SLOT = -2 };
+typedef struct ro_core {
+    int core, cores, packages;
+} ro_core;
+int ro_my_core(ro_core *out, char *why, size_t size);
+/* Rank 0: when every host has one process per core, bound to distinct
+ * cores, and every process reports the same core and package counts,
+ * renumbers the layout's slots by core (slot k = the process on core k)
+ * and returns 1; 0 when not (layout unchanged); -1: out of memory. */
+int ro_layout_cores(ro_layout *l, const ro_core *cores);
+/* Rank 0, after ro_layout_cores returned 1: m's node topology, the
+ * pretend one or this host's. */
+int ro_set_node_topology(gm_machine *m, tg_error *err);
+
 /* taskgraph.c: the task graph of a call on rank 0: the Cartesian grid's
  * neighbours (with its grid attached), the graph's edges, or the dist
  * graph's edges gathered from every process (count[p] (dst, weight) pairs
@@ -131,10 +151,11 @@ int ro_dist_edges(MPI_Comm first, int **pairs, int *count);
 
 /* mapper.c: the one place that says which mappers are tried.  Maps g
  * onto m into map (g->n places) with the best of the candidates by
- * average hop-bytes; *name says which.  identity (g->n places) is the
+ * cost (below); *name says which.  identity (g->n places) is the
  * order MPI would use; the result is never worse than it: when no
  * candidate is strictly better, map is a copy of identity and *name is
- * "identity". */
+ * "identity".  The measure is the communication cost J
+ * (gm_evaluate_levels) when m has a node topology, else hop-bytes. */
 int ro_choose_mapping(const tg_graph *g, const gm_machine *m,
                       const gm_place *identity, gm_place *map,
                       const char **name, tg_error *err);
@@ -149,6 +170,10 @@ typedef struct ro_report {
     const int *perm;
     const char *mapper;
     const gm_metrics *identity, *result;
+    /* With a node topology (else NULL): its spec, and the bytes per level
+     * and J of both orders. */
+    const char *topology;
+    const gm_level_metrics *identity_levels, *result_levels;
     double seconds;
     int reordered;
 } ro_report;
