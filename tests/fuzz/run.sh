@@ -52,6 +52,10 @@ for h in "${harnesses[@]}"; do
     "$exe" -max_total_time="$seconds" -print_final_stats=1 -close_fd_mask=3 \
       -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$dir/crashes/$h-" \
       "${dirs[@]}" > "$dir/$h.log" 2>&1 || rc=$?
+  # libFuzzer also keeps its slowest input ("slow-unit"): not a failure
+  # (an input past -timeout is one, "timeout-"), and on a loaded machine
+  # any input can be slow once.
+  find "$dir/crashes" -maxdepth 1 -name "$h-slow-unit-*" -delete
   crashes=$(find "$dir/crashes" -maxdepth 1 -name "$h-*" -newer "$marker" | sort)
   rm -f "$marker"
   ncrash=$(grep -c . <<< "$crashes" || true)
