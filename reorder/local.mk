@@ -57,7 +57,7 @@ AM_TESTS_ENVIRONMENT += \
 	export REORDER_LIB REORDER_F REORDER_F08;
 REORDER_TESTS = tests/reorder_cart.sh tests/reorder_graph.sh \
 	tests/reorder_errors.sh tests/reorder_fortran.sh \
-	tests/reorder_cores.sh
+	tests/reorder_cores.sh tests/cluster_reorder.sh
 TESTS += $(REORDER_TESTS)
 EXTRA_DIST += $(REORDER_TESTS) tests/reorder_lib.sh tests/mpi/reorder_f.F90
 
