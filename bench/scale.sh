@@ -198,15 +198,22 @@ case_machine() {
 
 if [ "$part" != scale ]; then
     last=${budgets##* }
-    echo "portfolio: mpirun -np 2 parmapper --time T, the chosen point's average hop-bytes"
+    echo "portfolio: mpirun -np 2 parmapper --time T: average hop-bytes of the chosen"
+    echo "point and the least on the front; the runs parmapper finished"
     echo "load average at start: $(load)"
     echo
-    printf '| case |'; for t in $budgets; do printf ' %s s |' "$t"; done
-    for t in $budgets; do [ "$t" = "$last" ] || printf ' %s s / %s s |' "$t" "$last"; done
-    echo " chosen at each budget |"
-    printf '|------|'; for t in $budgets; do printf -- '-----:|'; done
-    for t in $budgets; do [ "$t" = "$last" ] || printf -- '-----:|'; done
-    echo "------|"
+    cols() { # the columns of one figure: each budget, each over the last
+        local t
+        for t in $budgets; do printf ' %s %s s |' "$1" "$t"; done
+        for t in $budgets; do [ "$t" = "$last" ] || printf ' %s s / %s s |' "$t" "$last"; done
+    }
+    rule() {
+        local t
+        for t in $budgets; do printf -- '-----:|'; done
+        for t in $budgets; do [ "$t" = "$last" ] || printf -- '-----:|'; done
+    }
+    echo "| case |$(cols chosen)$(cols least) runs | chosen at each budget |"
+    echo "|------|$(rule)$(rule)-----:|------|"
     for c in $cases; do
         g=$dir/$c.tg.json
         say "$c: generating the graph"
@@ -222,11 +229,15 @@ if [ "$part" != scale ]; then
         python3 - "$c" "$dir/$c" $budgets <<'PY'
 import json, sys
 name, base, budgets = sys.argv[1], sys.argv[2], sys.argv[3:]
-ch = [json.load(open("%s.%s.json" % (base, t)))["chosen"] for t in budgets]
-avg = [c["hop_bytes_avg"] for c in ch]
-cells = ["%.2f" % a for a in avg]
-cells += ["%.4f" % (a / avg[-1]) for a in avg[:-1]]
-cells.append("; ".join(c["config"] for c in ch))
+rep = [json.load(open("%s.%s.json" % (base, t))) for t in budgets]
+chosen = [r["chosen"]["hop_bytes_avg"] for r in rep]
+least = [min(p["hop_bytes_avg"] for p in r["front"]) for r in rep]
+cells = []
+for v in (chosen, least):
+    cells += ["%.2f" % a for a in v]
+    cells += ["%.4f" % (a / v[-1]) for a in v[:-1]]
+cells.append(" / ".join(str(r["search"]["runs"]) for r in rep))
+cells.append("; ".join(r["chosen"]["config"] for r in rep))
 print("| %s | %s |" % (name, " | ".join(cells)))
 PY
     done
