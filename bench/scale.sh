@@ -74,7 +74,14 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 run() {
     local log=$1; shift
     "$@" > "$log" 2>&1 && return 0
-    say "failed: $* (see $log)"; tail -3 "$log" >&2; status=1; return 1
+    say "failed: $* (see $log)"; tail -n 3 "$log" >&2; status=1; return 1
+}
+# json OUT CMD...: as run, stdout (a JSON object) to OUT, stderr (progress
+# lines on large graphs) to OUT.log.
+json() {
+    local out=$1; shift
+    "$@" > "$out" 2> "$out.log" && return 0
+    say "failed: $* (see $out.log)"; tail -n 3 "$out.log" >&2; status=1; return 1
 }
 # timed TIMES LOG CMD...: as run, /usr/bin/time's "user sys wall KB" to TIMES.
 timed() {
@@ -122,13 +129,13 @@ scale_case() { # NAME DIMS(network) TASKS GEN...
         say "$name: scotch_gmap, run $r of $repeat (load $(load))"
         timed "$g.sc.t" "$g.sc.log" "$gmap" -cb -b0.05 "$g.grf" "$g.tgt" "$g.smap" || return
     done
-    run "$g.gm.eval" "$gm" eval "$g.grf" "${machine[@]}" --mapping "$g.map" --json || return
+    json "$g.gm.eval" "$gm" eval "$g.grf" "${machine[@]}" --mapping "$g.map" --json || return
     printf '| %s (%s tasks, torus %s x 64) | topomap default | %s | %s | %s | %s | - |\n' \
         "$name" "$tasks" "$net" "$(avg_of "$g.gm.eval")" "$(stat "$g.gm.t" cpu)" \
         "$(stat "$g.gm.t" wall)" "$(stat "$g.gm.t" rss)"
     if [ $with_scotch = 1 ]; then
         moved=$(python3 "$here/scale_repair.py" "$g.smap" "$net" 64 "$g.fixed.map") || { status=1; return; }
-        run "$g.sc.eval" "$gm" eval "$g.grf" "${machine[@]}" --mapping "$g.fixed.map" \
+        json "$g.sc.eval" "$gm" eval "$g.grf" "${machine[@]}" --mapping "$g.fixed.map" \
             --scotch-by-node --json || return
         printf '| | Scotch | %s | %s | %s | %s | %s |\n' "$(avg_of "$g.sc.eval")" \
             "$(stat "$g.sc.t" cpu)" "$(stat "$g.sc.t" wall)" "$(stat "$g.sc.t" rss)" "$moved"
