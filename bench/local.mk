@@ -65,8 +65,8 @@ bench-levels: greedymap/greedymap taskgraph/taskgraph
 # Issue 12's scaling table (the default `greedymap map` against
 # scotch_gmap on stencils 32^3 to 128^3 and a million-task random
 # geometric graph) and parmapper's portfolio at 10 s against 60 s (a
-# script, bench/README.md).  Not part of `make bench`: about an hour of
-# CPU with Scotch at 128^3.  SCALE_FLAGS passes options.
+# script, bench/README.md).  Not part of `make bench`: Scotch alone takes
+# about 15 minutes of CPU (9 at 128^3).  SCALE_FLAGS passes options.
 EXTRA_DIST += bench/scale.sh bench/scale_repair.py
 .PHONY: bench-scale
 bench-scale: greedymap/greedymap taskgraph/taskgraph parmapper/parmapper

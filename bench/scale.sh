@@ -19,7 +19,7 @@
 # usage: bench/scale.sh [--part scale|portfolio|all] [--greedymap PATH]
 #          [--taskgraph PATH] [--parmapper PATH] [--mpirun CMD]
 #          [--scotch-gmap PATH] [--sizes "32 64 128"] [--rgg-tasks N]
-#          [--scotch "grid32 grid64 grid128 rgg"] [--repeat R]
+#          [--scotch all|"grid32 grid64 grid128 rgg"] [--repeat R]
 #          [--cases "milc ..."] [--budgets "10 60"] [--keep DIR]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +31,7 @@ gmap=scotch_gmap
 part=all
 sizes="32 64 128"
 rgg_tasks=1000000
-scotch="grid32 grid64 grid128 rgg"
+scotch=all
 repeat=1
 cases="grid64-torus rgg-torus milc stencil-fattree qbox-wsum"
 budgets="10 60"
@@ -121,7 +121,7 @@ scale_case() { # NAME DIMS(network) TASKS GEN...
     rm -f "$g.tg.json" "$g.gm.t" "$g.sc.t"
     echo "torusXD $(echo "$net" | tr x ' ' | awk '{printf "%d", NF; for (i = NF; i >= 1; i--) printf " %s", $i}')" > "$g.tgt"
     local with_scotch=0 r moved=-
-    case " $scotch " in *" $name "*) with_scotch=1 ;; esac
+    case " $scotch " in *" all "*|*" $name "*) with_scotch=1 ;; esac
     for r in $(seq "$repeat"); do
         say "$name: greedymap map, run $r of $repeat (load $(load))"
         timed "$g.gm.t" "$g.gm.log" "$gm" map "$g.grf" "${machine[@]}" -o "$g.map" || return
