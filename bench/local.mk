@@ -62,6 +62,18 @@ bench-levels: greedymap/greedymap taskgraph/taskgraph
 	$(srcdir)/bench/levels.sh --greedymap greedymap/greedymap \
 	  --taskgraph taskgraph/taskgraph
 
+# Issue 12's scaling table (the default `greedymap map` against
+# scotch_gmap on stencils 32^3 to 128^3 and a million-task random
+# geometric graph) and parmapper's portfolio at 10 s against 60 s (a
+# script, bench/README.md).  Not part of `make bench`: Scotch alone takes
+# about 15 minutes of CPU (9 at 128^3).  SCALE_FLAGS passes options.
+EXTRA_DIST += bench/scale.sh bench/scale_repair.py
+.PHONY: bench-scale
+bench-scale: greedymap/greedymap taskgraph/taskgraph parmapper/parmapper
+	$(srcdir)/bench/scale.sh --greedymap greedymap/greedymap \
+	  --taskgraph taskgraph/taskgraph --parmapper parmapper/parmapper \
+	  --mpirun '$(MPIEXEC)' $(SCALE_FLAGS)
+
 # taskgraph build on LAMMPS peptide, with topomap-plot pictures (a script).
 EXTRA_DIST += bench/lammps_build.sh bench/figures/lammps-peptide-matrix.png
 
