@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cp_internal.h"
 
@@ -15,14 +16,25 @@ const char *const cp_type_names[CP_NTYPES] = {
 #undef CP_NAME
 };
 
+/* One line, written with one write(2): the ranks of a job share stderr,
+ * and a line written in pieces came out mixed with other ranks' lines. */
 void cp_warn(const char *fmt, ...)
 {
+    char line[1024];
+    int n = snprintf(line, sizeof line, "commprof (rank %d): ", cp.world_rank);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "commprof (rank %d): ", cp.world_rank);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (n >= 0 && (size_t)n < sizeof line - 1)
+        n += vsnprintf(line + n, sizeof line - 1 - (size_t)n, fmt, ap);
     va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    fflush(stderr);
+    ssize_t rc = write(STDERR_FILENO, line, (size_t)n);
+    (void)rc; /* nowhere to say that stderr failed */
 }
 
 /* An environment switch: 0 for "0", "off", "no", "false"; else 1. */

@@ -139,7 +139,7 @@ int main(int argc, char **argv)
             rc_expect(seen[w] <= 1, "each world rank once", w, seen[w]);
         rc_expect(world[r] == me, "map[my rank] == me", world[r], me);
         for (int t = 0; t < n; t++)
-            sum = sum * 31 + world[t];
+            sum = (int)(((unsigned)sum * 31u + (unsigned)world[t]) % 1000000007u);
         int lo = sum, hi = sum;
         MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, cart);
         MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, cart);

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
     int lo = 0, hi;
     for (int t = 0; t < N; t++) {
         ident[t] = t;
-        lo = lo * 31 + world[t];
+        lo = (int)(((unsigned)lo * 31u + (unsigned)world[t]) % 1000000007u);
     }
     hi = lo;
     MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, g);
