@@ -89,6 +89,25 @@ static int skip_item(scan *s)
     return 0;
 }
 
+/* At a member's key (after blanks): past it, its colon and the blanks
+ * before the value; *k and *klen the key as written.  0, or -1. */
+static int member_key(scan *s, const char **k, size_t *klen)
+{
+    blanks(s);
+    if (!at(s, '"'))
+        return -1;
+    *k = s->p + 1;
+    if (skip_string(s))
+        return -1;
+    *klen = (size_t)(s->p - 1 - *k);
+    blanks(s);
+    if (!at(s, ':'))
+        return -1;
+    s->p++;
+    blanks(s);
+    return 0;
+}
+
 /* At an object: move to the value of member `key`; 0, or -1 if absent.
  * Keys are compared as written (the keys looked for need no escapes). */
 static int member(scan *s, const char *key)
@@ -99,19 +118,11 @@ static int member(scan *s, const char *key)
         return -1;
     s->p++;
     for (;;) {
-        blanks(s);
-        if (!at(s, '"'))
+        const char *k;
+        size_t n;
+        if (member_key(s, &k, &n))
             return -1;
-        const char *k = s->p + 1;
-        if (skip_string(s))
-            return -1;
-        int match = (size_t)(s->p - 1 - k) == klen && !memcmp(k, key, klen);
-        blanks(s);
-        if (!at(s, ':'))
-            return -1;
-        s->p++;
-        blanks(s);
-        if (match)
+        if (n == klen && !memcmp(k, key, klen))
             return 0;
         if (skip_item(s))
             return -1;
@@ -302,16 +313,10 @@ static int walk_object(scan *s, tg_edge_spans *sp, const char *text,
         return 0;
     }
     for (;;) {
-        blanks(s);
-        if (!at(s, '"'))
+        const char *k;
+        size_t klen;
+        if (member_key(s, &k, &klen))
             return -1;
-        const char *k = s->p + 1;
-        if (skip_string(s))
-            return -1;
-        size_t klen = (size_t)(s->p - 1 - k);
-        if (expect(s, ':'))
-            return -1;
-        blanks(s);
         int rc;
         if (klen == 5 && !memcmp(k, "edges", 5))
             rc = edges_value(s, sp, text, layer < 0 ? -1 : layer);
