@@ -16,21 +16,6 @@
 static char *lines;
 static size_t lines_len;
 
-static void put_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 /* One order's figures; with a node topology also the bytes per level
  * and J. */
 static void put_metrics(FILE *f, const char *key, const gm_metrics *m,
@@ -45,7 +30,7 @@ static void put_metrics(FILE *f, const char *key, const gm_metrics *m,
         for (int i = 0; i < lv->nlevels; i++) {
             if (i)
                 fputc(',', f);
-            put_string(f, lv->name[i]);
+            tg_json_put_string(f, lv->name[i]);
             fprintf(f, ":%llu", (unsigned long long)lv->bytes[i]);
         }
         fprintf(f, "},\"comm_cost\":%llu",
@@ -67,7 +52,7 @@ static int format_line(const ro_report *r)
             ro_call_name(r->call->kind), l->nprocs, r->ntasks);
     for (int h = 0; h < l->nhosts; h++) {
         fputs(h ? ",{\"name\":" : "{\"name\":", f);
-        put_string(f, l->host[h]);
+        tg_json_put_string(f, l->host[h]);
         fputs(",\"ranks\":[", f);
         for (int s = 0; s < l->slots[h]; s++)
             fprintf(f, s ? ",%d" : "%d", l->proc[l->first[h] + s]);
@@ -76,7 +61,7 @@ static int format_line(const ro_report *r)
     fputc(']', f);
     if (r->topology) {
         fputs(",\"node_topology\":", f);
-        put_string(f, r->topology);
+        tg_json_put_string(f, r->topology);
     }
     fprintf(f, ",\"mapper\":\"%s\",\"reordered\":%s,\"permutation\":[",
             r->mapper, r->reordered ? "true" : "false");

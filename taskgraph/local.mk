@@ -8,7 +8,7 @@ taskgraph_libtaskgraph_la_SOURCES = \
 	taskgraph/graph.c taskgraph/builder.c taskgraph/combine.c \
 	taskgraph/fileio.c taskgraph/format.c \
 	taskgraph/io_json.c taskgraph/io_metis.c taskgraph/io_scotch.c \
-	taskgraph/io_mtx.c \
+	taskgraph/io_mtx.c taskgraph/json_string.c \
 	taskgraph/gen_stencil.c taskgraph/gen_qbox.c taskgraph/gen_rgg.c \
 	taskgraph/profile_internal.h taskgraph/profile.c \
 	taskgraph/profile_read.c taskgraph/profile_scan.c \

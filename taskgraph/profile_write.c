@@ -9,22 +9,6 @@
 #include "profile_internal.h"
 #include "tg_internal.h"
 
-/* A JSON string, escaped as libcommprof escapes it. */
-static void put_str(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
-        else
-            fputc(ch, fp);
-    }
-    fputc('"', fp);
-}
-
 static void put_row(FILE *fp, const tg_prof_row *row, int n)
 {
     fputc('[', fp);
@@ -41,13 +25,13 @@ static void put_facts(FILE *fp, const tg_prof_rank *rk)
                 ", \"proc_kind\": ",
             rk->compute_ns, rk->maxrss_kb);
     if (rk->proc_kind)
-        put_str(fp, rk->proc_kind);
+        tg_json_put_string(fp, rk->proc_kind);
     else
         fputs("null", fp);
     fputs(", \"cuda\": ", fp);
     if (rk->cuda_bus_id) {
         fputs("{\"pci_bus_id\": ", fp);
-        put_str(fp, rk->cuda_bus_id);
+        tg_json_put_string(fp, rk->cuda_bus_id);
         fprintf(fp, ", \"mem_used\": %" PRIu64 "}", rk->cuda_mem_used);
     } else {
         fputs("null", fp);
@@ -68,7 +52,7 @@ static void put_types(FILE *fp, const tg_profile *p, const uint64_t *ns,
     for (int t = 0; t < p->ntypes; t++)
         if (calls[t] || ns[t]) {
             fprintf(fp, "%s", first ? "" : ", ");
-            put_str(fp, p->types[t]);
+            tg_json_put_string(fp, p->types[t]);
             fprintf(fp, ": {\"ns\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
                     ns[t], calls[t]);
             first = 0;
@@ -107,9 +91,9 @@ static void put_rank(FILE *fp, const tg_profile *p, int r)
 {
     const tg_prof_rank *rk = &p->ranks[r];
     fprintf(fp, "    {\"rank\": %d, \"host\": ", r);
-    put_str(fp, rk->host);
+    tg_json_put_string(fp, rk->host);
     fprintf(fp, ", \"local_rank\": %d, \"cpus\": ", rk->local_rank);
-    put_str(fp, rk->cpus);
+    tg_json_put_string(fp, rk->cpus);
     fprintf(fp, ", \"wall_ns\": %" PRIu64 ", \"mpi_ns\": %" PRIu64,
             rk->wall_ns, rk->mpi_ns);
     if (rk->has_facts)
@@ -139,7 +123,7 @@ static void put_records(FILE *fp, const tg_profile *p, const tg_prof_coll *k,
         if (k->phase)
             fprintf(fp, "\"phase\": %d, ", k->phase);
         fprintf(fp, "\"rank\": %d, \"type\": ", k->rank);
-        put_str(fp, p->types[k->type]);
+        tg_json_put_string(fp, p->types[k->type]);
         fprintf(fp, ", \"calls\": %" PRIu64 ", \"bytes\": %" PRIu64
                     ", \"ns\": %" PRIu64, k->calls, k->bytes, k->ns);
         if (k->npeers) {
@@ -205,15 +189,15 @@ int tg_profile_write(const char *path, const tg_profile *p, tg_error *err)
     if (p->job_id[0]) {
         fprintf(fp, "  \"job\": {\"id\": \"%s\", \"start\": %lld, \"host\": ",
                 p->job_id, p->job_start);
-        put_str(fp, p->job_host ? p->job_host : "");
+        tg_json_put_string(fp, p->job_host ? p->job_host : "");
         fprintf(fp, "},\n");
     }
     fprintf(fp, "  \"mpi_library\": ");
-    put_str(fp, p->mpi_library ? p->mpi_library : "");
+    tg_json_put_string(fp, p->mpi_library ? p->mpi_library : "");
     fprintf(fp, ",\n  \"world_size\": %d,\n  \"types\": [", p->world_size);
     for (int t = 0; t < p->ntypes; t++) {
         fprintf(fp, "%s", t ? ", " : "");
-        put_str(fp, p->types[t]);
+        tg_json_put_string(fp, p->types[t]);
     }
     if (p->nphases) {
         fprintf(fp, "],\n  \"phases\": [");

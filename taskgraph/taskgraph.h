@@ -21,6 +21,7 @@
 #define TOPOMAP_TASKGRAPH_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -232,6 +233,10 @@ int tg_read(const char *path, const tg_read_options *opts, tg_graph **out,
  * only the combined graph; types and layers survive only in JSON. */
 int tg_write(const char *path, tg_format format, const tg_graph *g,
              tg_error *err);
+
+/* A JSON string to fp, with '"', '\\' and control characters escaped as
+ * libcommprof's writer escapes them (for files written by hand). */
+void tg_json_put_string(FILE *fp, const char *s);
 
 /* Per-format readers and writers (what tg_read / tg_write dispatch to).
  * `source` is the name used in error messages. */
