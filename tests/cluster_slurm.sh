@@ -34,6 +34,38 @@ done
 # puts the ranks, not the transport between them.
 export OMPI_MCA_btl=self,tcp
 
+# Open MPI 4.1 (Debian's 4.1.4) under srun's direct launch (PMIx), on this
+# loaded machine: now and then one rank dies in MPI_Init, in Open MPI's
+# TCP BTL, and its peers then fail to connect to it.  A core of it
+# (parmapper) shows the stack: a call through a null pointer from
+# mca_btl_tcp.so <- libevent <- opal_progress <- ompi_mpi_init, where
+# the BTL hands a peer's first fragment to the callback registered for
+# its tag, which is not registered yet; under ASan, "SEGV on unknown
+# address 0x000000000000", pc 0.  tests/mpi/whereami, which runs no
+# topomap code, dies the same way: about one srun step in ten here (none
+# in 55 steps on an idle cluster), never under mpirun.  What this test
+# checks is where Slurm puts the ranks, so such a step is run once more,
+# and says so in the log; a second failure, or any other, fails the test.
+# expect_launch CMD...: expect_ok, with that one retry.
+launch_retries=0
+expect_launch() {
+  if "$@" > "$work/out" 2> "$work/err"; then
+    checks=$((checks + 1))
+    return 0
+  fi
+  if grep -qE 'SEGV on unknown address 0x0+ |Segmentation fault|failed to TCP connect to a peer' "$work/err"; then
+    launch_retries=$((launch_retries + 1))
+    echo "note: a rank died in Open MPI's MPI_Init; running once more: $*"
+    sed -n 's/^/  first run: /p' "$work/err" | head -n 15
+    expect_ok "$@"
+    return
+  fi
+  checks=$((checks + 1))
+  fail "expected success: $*"
+  sed 's/^/  stderr: /' "$work/err"
+  return 1
+}
+
 # The cluster (cluster_lib.sh: a name of this test's own, down at exit).
 trap 'exit 1' INT TERM HUP
 
@@ -135,7 +167,7 @@ rmap=$(tr , '\n' <<< "$map" | tac | paste -sd ,)
 for variant in chosen reversed; do
   f=$work/sh l=$map
   [ "$variant" = chosen ] || { f=$work/sh.reversed; l=$rmap; }
-  expect_ok on_cluster env SLURM_HOSTFILE="$f" srun -n8 --mpi=pmix --distribution=arbitrary \
+  expect_launch on_cluster env SLURM_HOSTFILE="$f" srun -n8 --mpi=pmix --distribution=arbitrary \
     --cpu-bind=map_cpu:"$l" "${affinity[@]}"
   arbitrary_hosts "$f" "$l" > "$work/hosts"
   expect_lines "$work/hosts" > "$work/expect"
@@ -156,7 +188,7 @@ expect_fail 1 "topomap-run: $work/bad: host 'node7' is not a node of this Slurm 
 # topomap-run -- srun: parmapper with the same srun arguments, the
 # application with its Slurm hostfile and CPU list (the user's -m and
 # --cpu-bind left out).
-expect_ok on_cluster "$TOPOMAP_RUN" --graph "$g" --time 1 --keep "$work/keep" \
+expect_launch on_cluster "$TOPOMAP_RUN" --graph "$g" --time 1 --keep "$work/keep" \
   -- srun -N4 -n8 --mpi=pmix -m block --cpu-bind=cores "${affinity[@]}"
 cp "$work/out" "$work/run.out"
 expect_grep "topomap-run: leaving '-m block' out of the application's run" "$work/err"
@@ -172,7 +204,7 @@ checks=$((checks + 1))
 [ "$(sort -u "$work/keep/slurm-hostfile" | paste -sd ' ')" = "node0 node1 node2 node3" ] ||
   fail "topomap-run's Slurm hostfile should use the 4 nodes"
 # Its temporary folder (no --keep) is made in the current folder and removed.
-expect_ok on_cluster sh -c 'cd "$1" && shift && exec "$@"' sh "$work" \
+expect_launch on_cluster sh -c 'cd "$1" && shift && exec "$@"' sh "$work" \
   "$TOPOMAP_RUN" --graph "$g" --time 1 -- srun -N4 -n8 "${affinity[@]}"
 expect_grep "--rankfile $work/.topomap-run." "$work/err"
 checks=$((checks + 1))
@@ -180,7 +212,7 @@ checks=$((checks + 1))
 # An earlier mapping, reversed: tasks follow the file and the list.
 tac "$work/keep/slurm-hostfile" > "$work/ksh.reversed"
 rkmap=$(tr , '\n' <<< "$kmap" | tac | paste -sd ,)
-expect_ok on_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/ksh.reversed" --map-cpu "$rkmap" \
+expect_launch on_cluster "$TOPOMAP_RUN" --slurm-hostfile "$work/ksh.reversed" --map-cpu "$rkmap" \
   -- srun -n8 --mpi=pmix "${affinity[@]}"
 arbitrary_hosts "$work/ksh.reversed" "$rkmap" > "$work/hosts"
 expect_lines "$work/hosts" > "$work/expect"
@@ -195,7 +227,7 @@ expect_ok on_cluster scontrol show topology
 expect_output "SwitchName=leaf0 Level=0 LinkSpeed=1 Nodes=node[0-1]"
 expect_output "SwitchName=leaf1 Level=0 LinkSpeed=1 Nodes=node[2-3]"
 expect_output "SwitchName=spine Level=1 LinkSpeed=1 Nodes=node[0-3] Switches=leaf[0-1]"
-expect_ok on_cluster srun -N4 -n8 --mpi=pmix "${affinity[@]}"
+expect_launch on_cluster srun -N4 -n8 --mpi=pmix "${affinity[@]}"
 for i in 0 1 2 3; do printf 'node%s %s\nnode%s %s\n' $i "$(cpus_of_core 0)" $i "$(cpus_of_core 1)"; done > "$work/block"
 expect_lines "$work/block" > "$work/expect"
 expect_placement "srun -N4 -n8 on two levels" "$work/expect"
@@ -219,5 +251,5 @@ expect_fail 1 "topomap-cluster: --slurm needs slurmctld (Debian: apt-get install
   env PATH="$work/bin" "$CLUSTER" --name "$cluster_name" up 2 --slots 2 --slurm
 expect_gone "up without slurmctld"
 
-echo "cluster_slurm: $((SECONDS - t0)) s"
+echo "cluster_slurm: $((SECONDS - t0)) s, $launch_retries srun step(s) run twice after a rank died in MPI_Init"
 finish
