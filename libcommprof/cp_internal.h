@@ -589,16 +589,10 @@ void cp_rma(MPI_Win win, int target, uint64_t bytes, const void *buf);
 
 /* Kinds of persistent request (cp_req_info.persistent): a send (bytes
  * counted at each start: MPI_Send_init and friends, MPI_Psend_init), a
- * receive (bytes from the status at each completion), a collective
- * (MPI_Bcast_init and the other MPI-4 persistent collectives: the call
- * and its bytes at each start), a partitioned receive (MPI_Precv_init:
- * the whole buffer's bytes from its source at each completion). */
-enum {
-    CP_PERSIST_SEND = 1,
-    CP_PERSIST_RECV,
-    CP_PERSIST_COLL,
-    CP_PERSIST_PRECV
-};
+ * receive (bytes at each completion: MPI_Recv_init, MPI_Precv_init), a
+ * collective (MPI_Bcast_init and the other MPI-4 persistent collectives:
+ * the call and its bytes at each start). */
+enum { CP_PERSIST_SEND = 1, CP_PERSIST_RECV, CP_PERSIST_COLL };
 
 /* What a request stands for, so that its completion is charged to the
  * right type and a receive's bytes are counted from its status. */
@@ -608,8 +602,11 @@ typedef struct cp_req_info {
                           * record (not its handle, which may be freed
                           * before the request completes) */
     int persistent;      /* CP_PERSIST_*; 0 not persistent */
-    int peer_world;      /* persistent send, partitioned receive: peer */
-    uint64_t bytes;      /* persistent: bytes per start */
+    int posted;          /* a receive counted as posted, `bytes` from
+                          * peer_world, not from its status (see
+                          * wrappers.c's POSTED_RECV) */
+    int peer_world;      /* persistent send, posted receive: the peer */
+    uint64_t bytes;      /* bytes per start or completion */
     const void *buf;     /* persistent send or collective: send buffer */
     uint64_t *peers;     /* persistent collective: bytes to each member
                           * per start (heap, freed with the request) */

@@ -294,11 +294,12 @@ void cp_completed(const MPI_Request *before, int n, const int *idx,
             coll_rec = info.type != CP_P2P ? info.rec : NULL;
             typed = 1;
         }
-        if (info.persistent == CP_PERSIST_PRECV && on)
+        if (info.type != CP_P2P || info.persistent == CP_PERSIST_SEND ||
+            !(on || !info.persistent))
+            continue;
+        if (info.posted && info.peer_world >= 0)
             cp_received_bytes(info.peer_world, info.bytes);
-        else if (info.type == CP_P2P && info.persistent != CP_PERSIST_SEND &&
-                 info.persistent != CP_PERSIST_PRECV && info.rec && st &&
-                 (on || !info.persistent) && !cp_status_cancelled(&st[k]))
+        else if (info.rec && st && !cp_status_cancelled(&st[k]))
             cp_received_rec(info.rec, &st[k]);
     }
     if (!on)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# libcommprof on tests/mpi/mpi4.c: the MPI-4 calls that move user data,
+# those this MPI has (configure's CP_HAVE_* blocks: MPI_Isendrecv and
+# _replace, partitioned MPI_Psend_init/MPI_Precv_init, the persistent
+# collectives, the large-count _c calls), counted exactly on 4 ranks; and
+# where the MPI has the _c calls, one MPI_Send_c of 2^31 + 3 bytes between
+# 2 ranks, counted exactly in 64 bits (the receiver holds 2 GiB).
+# Skipped (77) under an MPI with none of them (Open MPI 4.1).
+. "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
+
+expect_ok run 4 -x COMMPROF_OUT="$work/m.json" "$MPI_TESTS/mpi4"
+cp "$work/out" "$work/m.out"
+blocks=$(sed -n 's/^blocks *//p' "$work/m.out")
+[ -n "$blocks" ] || finish_skipped "this MPI has none of the MPI-4 calls libcommprof wraps"
+echo "MPI-4 blocks: $blocks"
+expect_ok $check mpi4 "$work/m.json" "$work/m.out"
+
+case " $blocks " in
+  *" large-count "*)
+    expect_ok run 2 -x COMMPROF_OUT="$work/l.json" "$MPI_TESTS/mpi4" large
+    expect_output "rank 1 ok"
+    expect_ok $check large "$work/l.json" ;;
+esac
+finish
