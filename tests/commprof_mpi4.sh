@@ -4,7 +4,8 @@
 # _replace, partitioned MPI_Psend_init/MPI_Precv_init, the persistent
 # collectives, the large-count _c calls), counted exactly on 4 ranks; and
 # where the MPI has the _c calls, one MPI_Send_c of 2^31 + 3 bytes between
-# 2 ranks, counted exactly in 64 bits (the receiver holds 2 GiB).
+# 2 ranks, counted exactly in 64 bits (the receiver holds 2 GiB); under
+# Open MPI, MPI_Isendrecv agrees with Open MPI's pml monitoring.
 # Skipped (77) under an MPI with none of them (Open MPI 4.1).
 . "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
 
@@ -14,6 +15,19 @@ blocks=$(sed -n 's/^blocks *//p' "$work/m.out")
 [ -n "$blocks" ] || finish_skipped "this MPI has none of the MPI-4 calls libcommprof wraps"
 echo "MPI-4 blocks: $blocks"
 expect_ok $check mpi4 "$work/m.json" "$work/m.out"
+
+# Under Open MPI (5), MPI_Isendrecv's bytes and messages equal those of
+# its pml monitoring.
+case " $blocks " in
+  *" isendrecv "*)
+    if mpi_is_openmpi; then
+      mkdir -p "$work/mon"
+      expect_ok run 4 -x COMMPROF_OUT="$work/i.json" --mca pml_monitoring_enable 2 \
+        --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$work/mon/prof" \
+        "$MPI_TESTS/mpi4" isendrecv
+      expect_ok $check monitoring "$work/i.json" "$work/mon"
+    fi ;;
+esac
 
 case " $blocks " in
   *" large-count "*)
