@@ -30,6 +30,7 @@
       ranks); STDOUT: its completion calls
   commprof_check.py mpi4 PROFILE STDOUT      tests/mpi/mpi4.c (4 ranks);
       STDOUT: its output, whose "blocks" line says which MPI-4 calls ran
+  commprof_check.py mpi4_f PROFILE          tests/mpi/mpi4_f.F90 (4 ranks)
   commprof_check.py large PROFILE            tests/mpi/mpi4.c large (2
       ranks): 2^31 + 3 bytes from rank 0 to rank 1 with MPI_Send_c
   commprof_check.py split PROFILE PREFIX    write the partial files
@@ -819,6 +820,27 @@ def printed_ok(stdout):
             (re.match(r"rank (\d+) ok$", line.strip()) for line in open(stdout)) if m]
 
 
+def check_mpi4_f(prof):
+    """tests/mpi/mpi4_f.F90 on 4 ranks (`use mpi_f08`)."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    world = (tuple(range(n)), ())
+    want = {world: {}}
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        expect(f"rank {r} sent", rows(rk["sent"]), {(r + 1) % n: (24, 1)})
+        expect(f"rank {r} received", rows(rk["received"]), {(r - 1) % n: (24, 1)})
+        # p2p: Send, Recv; barrier: Barrier_init, 2 x (Start, Wait);
+        # bcast: Bcast_init, Start, Wait.
+        expect(f"rank {r} calls", {t: v["calls"] for t, v in rk["types"].items()},
+               {"p2p": 2, "barrier": 5, "allreduce": 1, "bcast": 3})
+        want[world][(r, "barrier")] = (2, 0, {})
+        want[world][(r, "allreduce")] = (1, 12, {})
+        want[world][(r, "bcast")] = (1, 20 if r == 1 else 0,
+                                     {i: 20 for i in range(n) if i != 1} if r == 1 else {})
+    expect_records(prof, want)
+
+
 def check_large(prof):
     """tests/mpi/mpi4.c large on 2 ranks: one MPI_Send_c of 2^31 + 3
     MPI_BYTEs from rank 0 to rank 1, counted exactly in 64 bits."""
@@ -889,7 +911,7 @@ def main():
     if len(sys.argv) < 3 or sys.argv[1] not in (
             "pattern", "late", "fortran", "fortran_calls", "monitoring", "p2p", "coll",
             "intercomm", "rma", "threads", "partial", "timing", "requests",
-            "memkinds", "split", "checkpoint", "mpi4", "large"):
+            "memkinds", "split", "checkpoint", "mpi4", "mpi4_f", "large"):
         print(__doc__)
         return 2
     prof = None if sys.argv[1] in ("partial", "checkpoint") else json.load(open(sys.argv[2]))
@@ -925,6 +947,8 @@ def main():
         check_requests(prof, sys.argv[3])
     elif sys.argv[1] == "mpi4":
         check_mpi4(prof, sys.argv[3])
+    elif sys.argv[1] == "mpi4_f":
+        check_mpi4_f(prof)
     elif sys.argv[1] == "large":
         check_large(prof)
     elif sys.argv[1] == "memkinds":

@@ -5,7 +5,8 @@
 # collectives, the large-count _c calls), counted exactly on 4 ranks; and
 # where the MPI has the _c calls, one MPI_Send_c of 2^31 + 3 bytes between
 # 2 ranks, counted exactly in 64 bits (the receiver holds 2 GiB); under
-# Open MPI, MPI_Isendrecv agrees with Open MPI's pml monitoring.
+# Open MPI, MPI_Isendrecv agrees with Open MPI's pml monitoring; where
+# mpifort works (MPICH 4), the calls from `use mpi_f08` (tests/mpi/mpi4_f).
 # Skipped (77) under an MPI with none of them (Open MPI 4.1).
 . "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
 
@@ -28,6 +29,12 @@ case " $blocks " in
       expect_ok $check monitoring "$work/i.json" "$work/mon"
     fi ;;
 esac
+
+# From `use mpi_f08` (where configure built tests/mpi/mpi4_f: MPICH 4).
+if [ -n "${MPI4_F:-}" ]; then
+  expect_ok run 4 -x COMMPROF_OUT="$work/f.json" "$MPI4_F"
+  expect_ok $check mpi4_f "$work/f.json"
+fi
 
 case " $blocks " in
   *" large-count "*)
