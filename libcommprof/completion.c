@@ -1,6 +1,7 @@
 /* completion.c: Wait, Test, Start and Request_free.  Their time goes to
  * the type of the request they complete; completed receives count their
- * bytes from the status; a persistent send counts its bytes at each start.
+ * bytes from the status; a persistent send counts its bytes, a persistent
+ * collective its call and bytes, at each start.
  * Statuses the caller ignores are replaced by local ones (on the stack up
  * to STACK_REQS requests) because the received bytes come from them. */
 #include <stdlib.h>
@@ -182,12 +183,29 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount,
     return rc;
 }
 
-/* A persistent send counts its bytes each time it starts. */
-static void started(MPI_Request req)
+/* The requests of MPI_Start or MPI_Startall have started: a persistent
+ * send counts its bytes, a persistent collective its call and bytes, each
+ * time it starts.  The call's time goes to the first tracked request's
+ * type (and, a collective's, to its record), as in cp_completed. */
+static void started(const MPI_Request *reqs, int n, int64_t t0, int rc)
 {
-    cp_req_info info;
-    if (cp_req_find(req, &info) && info.persistent == 1)
-        cp_sent_world(info.peer_world, info.bytes, info.buf);
+    int64_t ticks = cp_now() - t0;
+    cp_type type = CP_P2P;
+    int typed = 0;
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        cp_req_info info;
+        if (!cp_req_find(reqs[i], &info))
+            continue;
+        if (info.persistent == CP_PERSIST_SEND)
+            cp_sent_world(info.peer_world, info.bytes, info.buf);
+        else if (info.persistent == CP_PERSIST_COLL)
+            cp_coll_started(info.rec, info.type, info.bytes, info.peers,
+                            typed ? 0 : ticks, info.buf);
+        if (!typed)
+            type = info.type;
+        typed = 1;
+    }
+    cp_charge(type, ticks);
 }
 
 int MPI_Start(MPI_Request *request)
@@ -197,9 +215,7 @@ int MPI_Start(MPI_Request *request)
     int64_t t0 = cp_now();
     cp_cuda_poll(t0);
     int rc = PMPI_Start(request);
-    cp_charge(CP_P2P, cp_now() - t0);
-    if (rc == MPI_SUCCESS)
-        started(*request);
+    started(request, 1, t0, rc);
     return rc;
 }
 
@@ -210,9 +226,7 @@ int MPI_Startall(int count, MPI_Request requests[])
     int64_t t0 = cp_now();
     cp_cuda_poll(t0);
     int rc = PMPI_Startall(count, requests);
-    cp_charge(CP_P2P, cp_now() - t0);
-    for (int i = 0; rc == MPI_SUCCESS && i < count; i++)
-        started(requests[i]);
+    started(requests, count, t0, rc);
     return rc;
 }
 

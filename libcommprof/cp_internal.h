@@ -27,6 +27,8 @@
 #ifndef TOPOMAP_CP_INTERNAL_H
 #define TOPOMAP_CP_INTERNAL_H
 
+#include "config.h" /* CP_HAVE_*: the MPI-4 calls this MPI declares */
+
 #include <mpi.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -409,11 +411,40 @@ static inline void cp_charge(cp_type t, int64_t ticks)
     cp_add(&cp.type_calls[t], 1);
 }
 
-/* Bytes of `count` elements of `dt` (0 for MPI_DATATYPE_NULL or errors). */
-uint64_t cp_bytes(int count, MPI_Datatype dt);
+/* Bytes of `count` elements of `dt` (0 for MPI_DATATYPE_NULL or errors),
+ * in 64 bits: an int count widens, a large-count (_c) one is exact. */
+uint64_t cp_bytes(MPI_Count count, MPI_Datatype dt);
 /* The same for every member of comm's peer group (the remote group of an
  * intercommunicator). */
-uint64_t cp_nbytes(MPI_Comm comm, int count, MPI_Datatype dt);
+uint64_t cp_nbytes(MPI_Comm comm, MPI_Count count, MPI_Datatype dt);
+
+/* An array of counts, int (the classic calls) or MPI_Count (their
+ * large-count _c variants, MPI-4), or none; CP_COUNTS(p) makes one from
+ * either kind of pointer, or NULL, so that a row of wrappers.def reads
+ * the same for both variants. */
+typedef struct cp_counts {
+    const int *i;
+    const MPI_Count *c;
+} cp_counts;
+static inline cp_counts cp_counts_int(const int *p)
+{
+    return (cp_counts){.i = p};
+}
+static inline cp_counts cp_counts_large(const MPI_Count *p)
+{
+    return (cp_counts){.c = p};
+}
+#define CP_COUNTS(p)                                                         \
+    _Generic((p), const MPI_Count *: cp_counts_large,                        \
+             MPI_Count *: cp_counts_large, default: cp_counts_int)(p)
+static inline int cp_counts_given(cp_counts k)
+{
+    return k.i || k.c;
+}
+static inline MPI_Count cp_count(cp_counts k, int j)
+{
+    return k.c ? k.c[j] : k.i[j];
+}
 int cp_comm_rank(MPI_Comm comm);
 
 /* The bytes a receive's status reports, and whether the receive was
@@ -471,7 +502,7 @@ static inline void cp_sent_world(int world, uint64_t bytes, const void *buf)
     cp_kind(buf, bytes);
 }
 
-static inline void cp_sent(MPI_Comm comm, int dest, int count,
+static inline void cp_sent(MPI_Comm comm, int dest, MPI_Count count,
                            MPI_Datatype dt, const void *buf)
 {
     int world = cp_peer_world(comm, dest);
@@ -479,13 +510,19 @@ static inline void cp_sent(MPI_Comm comm, int dest, int count,
         cp_sent_world(world, cp_bytes(count, dt), buf);
 }
 
-/* A receive from world rank `world` as its status tells. */
-static inline void cp_received_world(int world, const MPI_Status *st)
+/* A receive of `bytes` from world rank `world`. */
+static inline void cp_received_bytes(int world, uint64_t bytes)
 {
     if (world < 0 || world >= cp.world_size)
         return;
-    cp_add(&cp.recv_bytes[world], cp_status_bytes(st));
+    cp_add(&cp.recv_bytes[world], bytes);
     cp_add(&cp.recv_msgs[world], 1);
+}
+
+/* A receive from world rank `world` as its status tells. */
+static inline void cp_received_world(int world, const MPI_Status *st)
+{
+    cp_received_bytes(world, cp_status_bytes(st));
 }
 
 static inline void cp_received(MPI_Comm comm, const MPI_Status *st)
@@ -498,46 +535,64 @@ static inline void cp_received_rec(const cp_comm *rec, const MPI_Status *st)
     cp_received_world(cp_comm_world(rec, st->MPI_SOURCE), st);
 }
 
-/* Collective accounting: one call of `ticks` with `bytes` of this rank's
- * send buffer `buf` (the receive buffer where the call is MPI_IN_PLACE). */
-void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks,
-                 const void *buf);
+/* Collective accounting.  Each of these records one call of `ticks` in
+ * `into`, or when `into` is NULL in the record of its type on comm in the
+ * current phase (and the bytes from `buf` by memory kind).  A persistent
+ * collective's init records into a record of its own (calls, bytes and
+ * peers), which each MPI_Start adds to comm's (cp_coll_started). */
+/* One call with `bytes` of this rank's send buffer `buf` (the receive
+ * buffer where the call is MPI_IN_PLACE). */
+void cp_coll_add(cp_coll *into, MPI_Comm comm, cp_type t, uint64_t bytes,
+                 int64_t ticks, const void *buf);
 /* Time spent completing a nonblocking collective of type t on rec. */
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks);
-/* A v/w collective: one call of `ticks`, bytes to each member from counts
- * (types per member when `types` is given), and their sum as its bytes. */
-void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
+/* A v/w collective: bytes to each member from counts (types per member
+ * when `types` is given), and their sum as its bytes. */
+void cp_coll_peers(cp_coll *into, MPI_Comm comm, cp_type t, cp_counts counts,
                    const MPI_Datatype *types, MPI_Datatype type, int64_t ticks,
                    const void *buf);
-/* A rooted collective whose root sends (Bcast, Scatter, Scatterv): one
- * call of `ticks`; at the root (MPI_ROOT included), `count` elements of
- * `type` (counts[i] when counts is given) to every other member, and as
- * its bytes its send buffer: that one block for a broadcast (`one_block`),
- * else every member's block.  The send arguments are read at the root
- * only, where they are significant. */
-void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
-                       int count, MPI_Datatype type, int one_block,
-                       int64_t ticks, const void *buf);
+/* A rooted collective whose root sends (Bcast, Scatter, Scatterv): at the
+ * root (MPI_ROOT included), `count` elements of `type` (counts[i] when
+ * counts are given) to every other member, and as its bytes its send
+ * buffer: that one block for a broadcast (`one_block`), else every
+ * member's block.  The send arguments are read at the root only, where
+ * they are significant. */
+void cp_coll_from_root(cp_coll *into, MPI_Comm comm, cp_type t, int root,
+                       cp_counts counts, MPI_Count count, MPI_Datatype type,
+                       int one_block, int64_t ticks, const void *buf);
 /* A rooted collective whose members send to the root (Reduce, Gather,
- * Gatherv): one call of `ticks` with `count` elements of `type` as its
- * bytes, sent to the root unless this is the root; nothing in the root
- * group of an intercommunicator (root MPI_ROOT or MPI_PROC_NULL), where
- * the send arguments are not significant. */
-void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
-                     MPI_Datatype type, int64_t ticks, const void *buf);
-/* A neighbourhood collective: one call of `ticks`; `count` elements of
- * `type` (counts[j], types[j] when given) to out-neighbour j, nothing to
- * MPI_PROC_NULL, and as its bytes its send buffer: one block when every
- * neighbour gets the same (`one_block`: the allgathers), else the sum of
- * the blocks. */
-void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
+ * Gatherv): `count` elements of `type` as its bytes, sent to the root
+ * unless this is the root; nothing in the root group of an
+ * intercommunicator (root MPI_ROOT or MPI_PROC_NULL), where the send
+ * arguments are not significant. */
+void cp_coll_to_root(cp_coll *into, MPI_Comm comm, cp_type t, int root,
+                     MPI_Count count, MPI_Datatype type, int64_t ticks,
+                     const void *buf);
+/* A neighbourhood collective: `count` elements of `type` (counts[j],
+ * types[j] when given) to out-neighbour j, nothing to MPI_PROC_NULL, and
+ * as its bytes its send buffer: one block when every neighbour gets the
+ * same (`one_block`: the allgathers), else the sum of the blocks. */
+void cp_coll_neighbors(cp_coll *into, MPI_Comm comm, cp_type t,
+                       cp_counts counts, MPI_Count count,
                        const MPI_Datatype *types, MPI_Datatype type,
                        int one_block, int64_t ticks, const void *buf);
+/* A start of a persistent collective of type t on rec: one call of
+ * `ticks` with `bytes` from `buf` and `peers` (or NULL) to the members,
+ * as its init recorded them. */
+void cp_coll_started(cp_comm *rec, cp_type t, uint64_t bytes,
+                     const uint64_t *peers, int64_t ticks, const void *buf);
 
 /* One-sided: bytes to `target` of the window from the origin buffer. */
 void cp_rma(MPI_Win win, int target, uint64_t bytes, const void *buf);
 
 /* ------------------------------------------------- requests and messages */
+
+/* Kinds of persistent request (cp_req_info.persistent): a send (bytes
+ * counted at each start: MPI_Send_init and friends, MPI_Psend_init), a
+ * receive (bytes at each completion: MPI_Recv_init, MPI_Precv_init), a
+ * collective (MPI_Bcast_init and the other MPI-4 persistent collectives:
+ * the call and its bytes at each start). */
+enum { CP_PERSIST_SEND = 1, CP_PERSIST_RECV, CP_PERSIST_COLL };
 
 /* What a request stands for, so that its completion is charged to the
  * right type and a receive's bytes are counted from its status. */
@@ -546,10 +601,15 @@ typedef struct cp_req_info {
     cp_comm *rec;        /* receives and collectives: the communicator's
                           * record (not its handle, which may be freed
                           * before the request completes) */
-    int persistent;      /* 1 send, 2 receive; 0 not persistent */
-    int peer_world;      /* persistent send: destination */
-    uint64_t bytes;      /* persistent send: bytes per start */
-    const void *buf;     /* persistent send: its buffer */
+    int persistent;      /* CP_PERSIST_*; 0 not persistent */
+    int posted;          /* a receive counted as posted, `bytes` from
+                          * peer_world, not from its status (see
+                          * wrappers.c's POSTED_RECV) */
+    int peer_world;      /* persistent send, posted receive: the peer */
+    uint64_t bytes;      /* bytes per start or completion */
+    const void *buf;     /* persistent send or collective: send buffer */
+    uint64_t *peers;     /* persistent collective: bytes to each member
+                          * per start (heap, freed with the request) */
 } cp_req_info;
 
 /* Allocate the tables (at MPI_Init; 0 on success). */

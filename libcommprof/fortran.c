@@ -101,7 +101,7 @@ static void free_heap(void **p)
 #define FC_DECL_OUT(x)
 #define FC_ARG_OUT(x) , x
 #define FC_POST_OUT(x)
-/* COMM, DTYPE, OP, WIN, GROUP(x): an input handle. */
+/* COMM, DTYPE, OP, WIN, GROUP, INFO(x): an input handle. */
 #define FC_HANDLE(x, Kind) , PMPI_##Kind##_f2c(*x)
 #define FC_PARAM_COMM(x) , MPI_Fint *x
 #define FC_DECL_COMM(x)
@@ -123,6 +123,10 @@ static void free_heap(void **p)
 #define FC_DECL_GROUP(x)
 #define FC_ARG_GROUP(x) FC_HANDLE(x, Group)
 #define FC_POST_GROUP(x)
+#define FC_PARAM_INFO(x) , MPI_Fint *x
+#define FC_DECL_INFO(x)
+#define FC_ARG_INFO(x) FC_HANDLE(x, Info)
+#define FC_POST_INFO(x)
 /* DTYPES(x, n): an array of n datatypes (none when n is 0). */
 #define FC_PARAM_DTYPES(x, n) , MPI_Fint *x
 #define FC_DECL_DTYPES(x, n) FC_ARRAY(MPI_Datatype, x, n, fc_types)

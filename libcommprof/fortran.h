@@ -18,6 +18,8 @@
 #ifndef TOPOMAP_CP_FORTRAN_H
 #define TOPOMAP_CP_FORTRAN_H
 
+#include "config.h" /* CP_HAVE_*: fortran.def's MPI-4 rows */
+
 #include <mpi.h>
 
 /* The Fortran INTEGER, and so every handle and count, is a C int, and

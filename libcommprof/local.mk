@@ -38,6 +38,7 @@ if !MPI_ABI
 libcommprof_libcommprof_la_SOURCES += libcommprof/fortran.def \
 	libcommprof/fortran.h libcommprof/fortran.c libcommprof/fortran_conv.c
 endif
+EXTRA_DIST += libcommprof/probe.c
 EXTRA_DIST += libcommprof/fortran.def libcommprof/fortran.h \
 	libcommprof/fortran.c libcommprof/fortran_conv.c
 EXTRA_DIST += libcommprof/commprof.pc.in
@@ -47,7 +48,7 @@ EXTRA_DIST += libcommprof/commprof.pc.in
 check_PROGRAMS += tests/mpi/pattern tests/mpi/p2p_all tests/mpi/coll_all \
 	tests/mpi/intercomm tests/mpi/rma_all tests/mpi/threads tests/mpi/abort \
 	tests/mpi/timing tests/mpi/requests tests/mpi/memkinds tests/mpi/phases \
-	tests/mpi/cart
+	tests/mpi/cart tests/mpi/mpi4
 CP_TEST_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 tests_mpi_pattern_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_pattern_LDADD = $(MPI_LIBS)
@@ -73,6 +74,8 @@ tests_mpi_phases_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_phases_LDADD = $(MPI_LIBS)
 tests_mpi_cart_CFLAGS = $(CP_TEST_CFLAGS)
 tests_mpi_cart_LDADD = $(MPI_LIBS)
+tests_mpi_mpi4_CFLAGS = $(CP_TEST_CFLAGS)
+tests_mpi_mpi4_LDADD = $(MPI_LIBS)
 # A stand-in for the CUDA driver that tests/mpi/memkinds loads: a shared
 # library with the driver's name, libcuda.so.1; never installed.
 CUDA_SHIM = tests/cudashim/libcuda.so.1
@@ -88,7 +91,7 @@ CP_TESTS = tests/commprof_pattern.sh tests/commprof_p2p.sh \
 	tests/commprof_threads.sh tests/commprof_abort.sh tests/commprof_crash.sh \
 	tests/commprof_timing.sh tests/commprof_requests.sh \
 	tests/commprof_memkinds.sh tests/commprof_phases.sh \
-	tests/commprof_cart.sh
+	tests/commprof_cart.sh tests/commprof_mpi4.sh
 TESTS += $(CP_TESTS)
 EXTRA_DIST += $(CP_TESTS) tests/commprof_lib.sh tests/commprof_check.py \
 	tests/mpi/end_early.h

@@ -190,6 +190,9 @@ static int lookup(table *t, uint64_t key, uint64_t ticket, cp_req_info *info,
 static void table_free(table *t)
 {
     pthread_mutex_lock(&t->lock);
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->s[i].full)
+            free(t->s[i].info.peers); /* a persistent collective's */
     free(t->s);
     t->s = NULL;
     t->cap = t->live = 0;
@@ -235,8 +238,10 @@ int cp_req_find(MPI_Request req, cp_req_info *info)
 
 void cp_req_forget(MPI_Request req)
 {
-    if (req != MPI_REQUEST_NULL)
-        lookup(&requests, KEY(req), ticket(&requests), NULL, 1, 0);
+    cp_req_info info;
+    if (req != MPI_REQUEST_NULL &&
+        lookup(&requests, KEY(req), ticket(&requests), &info, 1, 0))
+        free(info.peers);
 }
 
 int cp_req_empty(void)
@@ -289,8 +294,12 @@ void cp_completed(const MPI_Request *before, int n, const int *idx,
             coll_rec = info.type != CP_P2P ? info.rec : NULL;
             typed = 1;
         }
-        if (info.type == CP_P2P && info.persistent != 1 && info.rec && st &&
-            (on || !info.persistent) && !cp_status_cancelled(&st[k]))
+        if (info.type != CP_P2P || info.persistent == CP_PERSIST_SEND ||
+            !(on || !info.persistent))
+            continue;
+        if (info.posted && info.peer_world >= 0)
+            cp_received_bytes(info.peer_world, info.bytes);
+        else if (info.rec && st && !cp_status_cancelled(&st[k]))
             cp_received_rec(info.rec, &st[k]);
     }
     if (!on)

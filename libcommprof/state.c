@@ -267,7 +267,7 @@ int MPI_Pcontrol(const int level, ...)
 
 /* ------------------------------------------------------------ accounting */
 
-uint64_t cp_bytes(int count, MPI_Datatype dt)
+uint64_t cp_bytes(MPI_Count count, MPI_Datatype dt)
 {
     if (count <= 0 || dt == MPI_DATATYPE_NULL)
         return 0;
@@ -291,7 +291,7 @@ static int peer_count(MPI_Comm comm)
     return c ? cp_comm_peers(c) : 0;
 }
 
-uint64_t cp_nbytes(MPI_Comm comm, int count, MPI_Datatype dt)
+uint64_t cp_nbytes(MPI_Comm comm, MPI_Count count, MPI_Datatype dt)
 {
     return (uint64_t)peer_count(comm) * cp_bytes(count, dt);
 }
@@ -341,91 +341,112 @@ static uint64_t *peers_of(const cp_comm *c, cp_coll *k)
     return p;
 }
 
-/* The record of type t on c in the current phase; NULL without c or
- * when memory is short. */
-static cp_coll *rec_of(cp_comm *c, cp_type t)
+/* Where a collective's call is recorded: `into` (a persistent
+ * collective's init), else the record of type t on c in the current
+ * phase; NULL without c or when memory is short. */
+static cp_coll *rec_of(cp_coll *into, cp_comm *c, cp_type t)
 {
+    if (into)
+        return c ? into : NULL;
     cp_coll *k = c ? cp_colls(c) : NULL;
     return k ? k + t : NULL;
 }
 
-static void add_call(cp_coll *k, uint64_t bytes, int64_t ticks,
-                     const void *buf)
+/* One call; the bytes count by memory kind in the live record only (a
+ * persistent collective's count at each start). */
+static void add_call(const cp_coll *into, cp_coll *k, uint64_t bytes,
+                     int64_t ticks, const void *buf)
 {
     cp_add(&k->calls, 1);
     cp_add(&k->bytes, bytes);
     cp_add(&k->ticks, (uint64_t)(ticks > 0 ? ticks : 0));
-    cp_kind(buf, bytes);
+    if (!into)
+        cp_kind(buf, bytes);
 }
 
-void cp_coll_add(MPI_Comm comm, cp_type t, uint64_t bytes, int64_t ticks,
-                 const void *buf)
+void cp_coll_add(cp_coll *into, MPI_Comm comm, cp_type t, uint64_t bytes,
+                 int64_t ticks, const void *buf)
 {
-    cp_coll *k = rec_of(cp_comm_get(comm), t);
+    cp_coll *k = rec_of(into, cp_comm_get(comm), t);
     if (k)
-        add_call(k, bytes, ticks, buf);
+        add_call(into, k, bytes, ticks, buf);
 }
 
 void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks)
 {
-    cp_coll *k = rec_of(rec, t);
+    cp_coll *k = rec_of(NULL, rec, t);
     if (k)
         cp_add(&k->ticks, (uint64_t)(ticks > 0 ? ticks : 0));
 }
 
-void cp_coll_peers(MPI_Comm comm, cp_type t, const int *counts,
+void cp_coll_started(cp_comm *rec, cp_type t, uint64_t bytes,
+                     const uint64_t *peers, int64_t ticks, const void *buf)
+{
+    cp_coll *k = rec_of(NULL, rec, t);
+    if (!k)
+        return;
+    uint64_t *mine = peers ? peers_of(rec, k) : NULL;
+    for (int i = 0, n = cp_comm_peers(rec); mine && i < n; i++)
+        if (peers[i])
+            cp_add(&mine[i], peers[i]);
+    add_call(NULL, k, bytes, ticks, buf);
+}
+
+void cp_coll_peers(cp_coll *into, MPI_Comm comm, cp_type t, cp_counts counts,
                    const MPI_Datatype *types, MPI_Datatype type, int64_t ticks,
                    const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
-    cp_coll *k = rec_of(c, t);
+    cp_coll *k = rec_of(into, c, t);
     uint64_t *peers = k ? peers_of(c, k) : NULL;
     if (!peers)
         return;
     uint64_t sum = 0;
     for (int i = 0, n = cp_comm_peers(c); i < n; i++) {
-        uint64_t b = cp_bytes(counts[i], types ? types[i] : type);
+        uint64_t b = cp_bytes(cp_count(counts, i), types ? types[i] : type);
         cp_add(&peers[i], b);
         sum += b;
     }
-    add_call(k, sum, ticks, buf);
+    add_call(into, k, sum, ticks, buf);
 }
 
-void cp_coll_from_root(MPI_Comm comm, cp_type t, int root, const int *counts,
-                       int count, MPI_Datatype type, int one_block,
-                       int64_t ticks, const void *buf)
+void cp_coll_from_root(cp_coll *into, MPI_Comm comm, cp_type t, int root,
+                       cp_counts counts, MPI_Count count, MPI_Datatype type,
+                       int one_block, int64_t ticks, const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
-    cp_coll *k = rec_of(c, t);
+    cp_coll *k = rec_of(into, c, t);
     if (!k)
         return;
     /* An intercommunicator's root (MPI_ROOT) sends to every remote
      * member; an intracommunicator's to every member but itself. */
     int me = c->remote_size ? -1 : cp_comm_rank(comm);
     if (root != MPI_ROOT && (me < 0 || root != me)) {
-        add_call(k, 0, ticks, NULL);
+        add_call(into, k, 0, ticks, NULL);
         return;
     }
     uint64_t *peers = peers_of(c, k);
-    uint64_t block = counts ? 0 : cp_bytes(count, type), sum = 0;
+    int each = cp_counts_given(counts);
+    uint64_t block = each ? 0 : cp_bytes(count, type), sum = 0;
     for (int i = 0, n = cp_comm_peers(c); i < n; i++) {
-        uint64_t b = counts ? cp_bytes(counts[i], type) : block;
+        uint64_t b = each ? cp_bytes(cp_count(counts, i), type) : block;
         sum += b;
         if (i != me && peers)
             cp_add(&peers[i], b);
     }
-    add_call(k, one_block ? block : sum, ticks, buf);
+    add_call(into, k, one_block ? block : sum, ticks, buf);
 }
 
-void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
-                     MPI_Datatype type, int64_t ticks, const void *buf)
+void cp_coll_to_root(cp_coll *into, MPI_Comm comm, cp_type t, int root,
+                     MPI_Count count, MPI_Datatype type, int64_t ticks,
+                     const void *buf)
 {
     cp_comm *c = cp_comm_get(comm);
-    cp_coll *k = rec_of(c, t);
+    cp_coll *k = rec_of(into, c, t);
     if (!k)
         return;
     if (root == MPI_ROOT || root == MPI_PROC_NULL) {
-        add_call(k, 0, ticks, NULL);
+        add_call(into, k, 0, ticks, NULL);
         return;
     }
     uint64_t bytes = cp_bytes(count, type);
@@ -435,29 +456,32 @@ void cp_coll_to_root(MPI_Comm comm, cp_type t, int root, int count,
         if (peers)
             cp_add(&peers[root], bytes);
     }
-    add_call(k, bytes, ticks, buf);
+    add_call(into, k, bytes, ticks, buf);
 }
 
-void cp_coll_neighbors(MPI_Comm comm, cp_type t, const int *counts, int count,
+void cp_coll_neighbors(cp_coll *into, MPI_Comm comm, cp_type t,
+                       cp_counts counts, MPI_Count count,
                        const MPI_Datatype *types, MPI_Datatype type,
                        int one_block, int64_t ticks, const void *buf)
 {
     cp_comm *c;
     const int *out;
     int n = cp_comm_neighbors(comm, &c, &out);
-    cp_coll *k = n < 0 ? NULL : rec_of(c, t);
+    cp_coll *k = n < 0 ? NULL : rec_of(into, c, t);
     if (!k)
         return;
     uint64_t *peers = peers_of(c, k);
-    int each = counts || types; /* a count or type per neighbour */
+    int each = cp_counts_given(counts) || types; /* per neighbour */
     uint64_t block = each ? 0 : cp_bytes(count, type), sum = 0;
     for (int j = 0; j < n; j++) {
-        uint64_t b = each ? cp_bytes(counts ? counts[j] : count,
+        uint64_t b = each ? cp_bytes(cp_counts_given(counts)
+                                         ? cp_count(counts, j)
+                                         : count,
                                      types ? types[j] : type)
                           : block;
         sum += b;
         if (out[j] >= 0 && peers)
             cp_add(&peers[out[j]], b);
     }
-    add_call(k, one_block ? block : sum, ticks, buf);
+    add_call(into, k, one_block ? block : sum, ticks, buf);
 }

@@ -1,5 +1,9 @@
 /* wrappers.c: the MPI functions listed in wrappers.def, generated from
- * that one table so that every wrapper has the same shape. */
+ * that one table so that every wrapper has the same shape: the classic
+ * calls, the MPI-4 calls this MPI declares (config.h's CP_HAVE_*), and
+ * their large-count _c variants (a second expansion of the table). */
+#include <stdlib.h>
+
 #include "cp_internal.h"
 
 /* The words the AFTER column of wrappers.def is written in. */
@@ -18,11 +22,26 @@
     } while (0)
 #define IRECV(comm) TRACK(.type = CP_P2P, .rec = cp_comm_get(comm))
 #define PSEND(comm, dest, count, dt, b)                                      \
-    TRACK(.type = CP_P2P, .persistent = 1,                                   \
+    TRACK(.type = CP_P2P, .persistent = CP_PERSIST_SEND,                     \
           .peer_world = cp_peer_world(comm, dest),                           \
           .bytes = cp_bytes(count, dt), .buf = (b))
 #define PRECV(comm)                                                          \
-    TRACK(.type = CP_P2P, .persistent = 2, .rec = cp_comm_get(comm))
+    TRACK(.type = CP_P2P, .persistent = CP_PERSIST_RECV,                     \
+          .rec = cp_comm_get(comm))
+/* A receive counted as posted, count x type from source (at each
+ * completion; from the status under MPI_ANY_SOURCE): a partitioned
+ * receive, whose buffer is whole at completion, and MPI_Isendrecv's,
+ * whose status MPICH leaves unset (4.0.2: source 0, tag 0, 0 bytes; 5.0:
+ * stale values), so that it counts alike under every MPI. */
+#define POSTED_RECV(comm, source, count, dt, persist)                        \
+    TRACK(.type = CP_P2P, .persistent = (persist), .posted = 1,              \
+          .rec = cp_comm_get(comm),                                          \
+          .peer_world = cp_peer_world(comm, source),                         \
+          .bytes = cp_bytes(count, dt))
+#define PRECV_PART(comm, source, count, dt)                                  \
+    POSTED_RECV(comm, source, count, dt, CP_PERSIST_RECV)
+#define ISENDRECV(comm, source, count, dt)                                    \
+    POSTED_RECV(comm, source, count, dt, 0)
 #define MPROBE(comm, found)                                                  \
     do {                                                                     \
         if (rc == MPI_SUCCESS && (found))                                    \
@@ -34,18 +53,40 @@
             cp_received_rec(msg_rec_, st);                                   \
     } while (0)
 #define IMRECV() TRACK(.type = CP_P2P, .rec = msg_rec_)
-#define COLL(T, comm, bytes, buf) cp_coll_add(comm, T, bytes, ticks, buf)
+/* The collective words record into into_ (NULL: the communicator's
+ * record; a persistent collective's own, PINIT) and keep their buffer in
+ * buf_ for PCOLL. */
+#define COLL(T, comm, bytes, buf)                                            \
+    cp_coll_add(into_, comm, T, bytes, ticks, buf_ = (buf))
 #define PEERS(T, comm, counts, types, type, buf)                             \
-    cp_coll_peers(comm, T, counts, types, type, ticks, buf)
+    cp_coll_peers(into_, comm, T, CP_COUNTS(counts), types, type, ticks,     \
+                  buf_ = (buf))
 #define FROM_ROOT(T, comm, root, counts, count, type, one_block, buf)        \
-    cp_coll_from_root(comm, T, root, counts, count, type, one_block, ticks,  \
-                      buf)
+    cp_coll_from_root(into_, comm, T, root, CP_COUNTS(counts), count, type,  \
+                      one_block, ticks, buf_ = (buf))
 #define TO_ROOT(T, comm, root, count, type, buf)                             \
-    cp_coll_to_root(comm, T, root, count, type, ticks, buf)
+    cp_coll_to_root(into_, comm, T, root, count, type, ticks, buf_ = (buf))
 #define NEIGHBORS(T, comm, counts, count, types, type, one_block, buf)       \
-    cp_coll_neighbors(comm, T, counts, count, types, type, one_block, ticks, \
-                      buf)
+    cp_coll_neighbors(into_, comm, T, CP_COUNTS(counts), count, types, type, \
+                      one_block, ticks, buf_ = (buf))
 #define ICOLL(T) TRACK(.type = T, .rec = cp_comm_get(comm))
+/* A persistent collective: its init's time goes to the communicator's
+ * record; its call, bytes and peers, recorded into pinit_, are counted
+ * at each start (completion.c), and its peers freed with the request. */
+#define PCOLL(T)                                                             \
+    do {                                                                     \
+        cp_comm *rec_ = cp_comm_get(comm);                                   \
+        if (rc == MPI_SUCCESS && *request != MPI_REQUEST_NULL) {             \
+            cp_coll_wait(rec_, T, ticks);                                    \
+            cp_req_add(*request,                                             \
+                       &(cp_req_info){.type = T, .rec = rec_,                \
+                                      .persistent = CP_PERSIST_COLL,         \
+                                      .bytes = pinit_.bytes, .buf = buf_,    \
+                                      .peers = pinit_.peers});               \
+        } else {                                                             \
+            free(pinit_.peers);                                              \
+        }                                                                    \
+    } while (0)
 #define IRMA() TRACK(.type = CP_RMA)
 #define RMA(win, target, count, type, buf)                                   \
     cp_rma(win, target, cp_bytes(count, type), buf)
@@ -61,6 +102,9 @@
     if ((st) == MPI_STATUS_IGNORE)                                           \
     (st) = &local_status_
 #define MESSAGE(msg) cp_comm *msg_rec_ = cp_msg_take(*(msg))
+#define PINIT()                                                              \
+    cp_coll pinit_ = {.calls = 0};                                           \
+    into_ = &pinit_
 
 /* A wrapper that runs when recording or when `busy` (something begun
  * while recording waits to be finished: a matched message); its time is
@@ -73,6 +117,8 @@
             return PMPI_##NAME ARGS;                                         \
         int64_t t0 = cp_now();                                               \
         cp_cuda_poll(t0);                                                    \
+        cp_coll *into_ = NULL;                                               \
+        const void *buf_ = NULL;                                             \
         BEFORE;                                                              \
         int rc = PMPI_##NAME ARGS;                                           \
         int64_t ticks = cp_now() - t0;                                       \
@@ -80,11 +126,59 @@
             cp_charge(TYPE, ticks);                                          \
         AFTER;                                                               \
         (void)ticks;                                                         \
+        (void)into_;                                                         \
+        (void)buf_;                                                          \
         return rc;                                                           \
     }
+
+/* A parameter or argument list with more at its end. */
+#define CP_LIST(...) __VA_ARGS__
+#define CP_APPEND(list, ...) (CP_LIST list, __VA_ARGS__)
+
+/* A collective's three calls: blocking, nonblocking, persistent. */
+#if CP_HAVE_COLL_INIT
+#define WRAP_INIT WRAP
+#else
+#define WRAP_INIT(...)
+#endif
+#define WRAP_COLL(NAME, INAME, INIT, TYPE, PARAMS, ARGS, AFTER)              \
+    WRAP(NAME, TYPE, PARAMS, ARGS, , AFTER, 0)                               \
+    WRAP(INAME, TYPE, CP_APPEND(PARAMS, MPI_Request *request),               \
+         CP_APPEND(ARGS, request), , AFTER; ICOLL(TYPE), 0)                  \
+    WRAP_INIT(INIT, TYPE,                                                    \
+              CP_APPEND(PARAMS, MPI_Info info, MPI_Request *request),        \
+              CP_APPEND(ARGS, info, request), PINIT(), AFTER; PCOLL(TYPE), 0)
+
+/* The classic calls (and the MPI-4 ones without a large count): int
+ * counts and displacements. */
+#define CP_COUNT int
+#define CP_DISPL int
 #define W(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                           \
     WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, 0)
-#define WM(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                          \
+#define WC W
+#define WMC(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                         \
     WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, !cp_msg_empty())
-
+#define WCOLL(NAME, INAME, TYPE, PARAMS, ARGS, AFTER)                        \
+    WRAP_COLL(NAME, INAME, NAME##_init, TYPE, PARAMS, ARGS, AFTER)
 #include "wrappers.def"
+
+/* Their large-count variants, MPI_NAME_c: MPI_Count counts, MPI_Aint
+ * displacements. */
+#if CP_HAVE_LARGE_COUNT
+#undef CP_COUNT
+#undef CP_DISPL
+#undef W
+#undef WC
+#undef WMC
+#undef WCOLL
+#define CP_COUNT MPI_Count
+#define CP_DISPL MPI_Aint
+#define W(...)
+#define WC(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                          \
+    WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, 0)
+#define WMC(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                         \
+    WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, !cp_msg_empty())
+#define WCOLL(NAME, INAME, TYPE, PARAMS, ARGS, AFTER)                        \
+    WRAP_COLL(NAME##_c, INAME##_c, NAME##_init_c, TYPE, PARAMS, ARGS, AFTER)
+#include "wrappers.def"
+#endif

@@ -28,6 +28,11 @@
       measured itself
   commprof_check.py requests PROFILE STDOUT  tests/mpi/requests.c (4
       ranks); STDOUT: its completion calls
+  commprof_check.py mpi4 PROFILE STDOUT      tests/mpi/mpi4.c (4 ranks);
+      STDOUT: its output, whose "blocks" line says which MPI-4 calls ran
+  commprof_check.py mpi4_f PROFILE          tests/mpi/mpi4_f.F90 (4 ranks)
+  commprof_check.py large PROFILE            tests/mpi/mpi4.c large (2
+      ranks): 2^31 + 3 bytes from rank 0 to rank 1 with MPI_Send_c
   commprof_check.py split PROFILE PREFIX    write the partial files
       PREFIX.rankR that every rank of PROFILE would leave
   commprof_check.py memkinds PROFILE STDOUT MODE   tests/mpi/memkinds.c
@@ -727,6 +732,127 @@ def check_requests(prof, stdout):
                {"p2p": 2400 + completions.get(r, 0)})
 
 
+def blocks(stdout):
+    """The MPI-4 blocks tests/mpi/mpi4.c ran, from its "blocks" line."""
+    for line in open(stdout):
+        if line.split()[:1] == ["blocks"]:
+            return set(line.split()[1:])
+    failures.append("no blocks line in the program's output")
+    return set()
+
+
+def check_mpi4(prof, stdout):
+    """tests/mpi/mpi4.c on 4 ranks, with the blocks it ran."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    have = blocks(stdout)
+    expect("ranks whose data arrived", sorted(printed_ok(stdout)), list(range(n)))
+    isr, part = "isendrecv" in have, "partitioned" in have
+    cinit, large = "coll-init" in have, "large-count" in have
+    world = (tuple(range(n)), ())
+    want_recs = {world: {}}
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        sent = {}
+
+        def add(d, b, m):
+            old = sent.get((r + d) % n, (0, 0))
+            sent[(r + d) % n] = (old[0] + b, old[1] + m)
+        calls = {}
+
+        def call(t, k):
+            if k:
+                calls[t] = calls.get(t, 0) + k
+        recs = want_recs[world]
+
+        def rec(t, c, b, peers):
+            old = recs.get((r, t), (0, 0, {}))
+            recs[(r, t)] = (old[0] + c, old[1] + b, add_peers(old[2], peers))
+        if isr:  # Isendrecv 10 ints to r+1, Isendrecv_replace 6 doubles to r+2
+            add(1, 40, 1)
+            add(2, 48, 1)
+            call("p2p", 4)
+        if part:  # 3 starts of 4 x 5 ints to r-1
+            add(-1, 240, 3)
+            call("p2p", 11)
+        if cinit:
+            others = {i: 300 for i in range(n) if i != 0}
+            rec("bcast", 3, 300 if r == 0 else 0, others if r == 0 else {})
+            rec("allreduce", 2, 128, {})
+            rec("alltoallv", 2, 80, {i: 8 * (i + 1) for i in range(n)})
+            rec("barrier", 2, 0, {})
+            rec("gather", 1, 12, {1: 12} if r != 1 else {})
+            for t, k in (("bcast", 7), ("allreduce", 5), ("alltoallv", 1),
+                         ("barrier", 5), ("gather", 3)):
+                call(t, k)
+        if large:
+            # Send_c 7 ints, 2 starts of Send_init_c 2 ints, Isend_c 1 int
+            # to r+1; Isend_c 3 doubles (and Isendrecv_c 5 ints) to r+2.
+            add(1, 28 + 16 + 4, 4)
+            add(2, 24, 1)
+            call("p2p", 15)
+            if isr:
+                add(2, 20, 1)
+                call("p2p", 2)
+            rec("allreduce", 1, 20, {})
+            rec("alltoallv", 1, 32, {i: 8 for i in range(n)})
+            rec("scatterv", 1, 56 if r == 3 else 0,
+                {i: 4 * (i + 2) for i in range(n) if i != 3} if r == 3 else {})
+            rec("reduce", 1, 16, {0: 16} if r != 0 else {})
+            rec("neighbor_alltoall", 1, 8, {(r - 1) % n: 4, (r + 1) % n: 4})
+            for t in ("allreduce", "alltoallv", "scatterv", "reduce", "neighbor_alltoall"):
+                call(t, 1)
+            if cinit:
+                rec("bcast", 1, 16 if r == 2 else 0,
+                    {i: 16 for i in range(n) if i != 2} if r == 2 else {})
+                call("bcast", 3)
+            call("rma", 3)
+        recv = {(r - ((d - r) % n)) % n: v for d, v in sent.items()}
+        expect(f"rank {r} sent", rows(rk["sent"]), sent)
+        expect(f"rank {r} received", rows(rk["received"]), recv)
+        expect(f"rank {r} rma", rows(rk["rma"]), {(r + 1) % n: (16, 1)} if large else {})
+        expect(f"rank {r} calls", {t: v["calls"] for t, v in rk["types"].items()}, calls)
+    expect_records(prof, want_recs)
+
+
+def printed_ok(stdout):
+    return [int(m.group(1)) for m in
+            (re.match(r"rank (\d+) ok$", line.strip()) for line in open(stdout)) if m]
+
+
+def check_mpi4_f(prof):
+    """tests/mpi/mpi4_f.F90 on 4 ranks (`use mpi_f08`)."""
+    n = prof["world_size"]
+    expect("world_size", n, 4)
+    world = (tuple(range(n)), ())
+    want = {world: {}}
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        expect(f"rank {r} sent", rows(rk["sent"]), {(r + 1) % n: (24, 1)})
+        expect(f"rank {r} received", rows(rk["received"]), {(r - 1) % n: (24, 1)})
+        # p2p: Send, Recv; barrier: Barrier_init, 2 x (Start, Wait);
+        # bcast: Bcast_init, Start, Wait.
+        expect(f"rank {r} calls", {t: v["calls"] for t, v in rk["types"].items()},
+               {"p2p": 2, "barrier": 5, "allreduce": 1, "bcast": 3})
+        want[world][(r, "barrier")] = (2, 0, {})
+        want[world][(r, "allreduce")] = (1, 12, {})
+        want[world][(r, "bcast")] = (1, 20 if r == 1 else 0,
+                                     {i: 20 for i in range(n) if i != 1} if r == 1 else {})
+    expect_records(prof, want)
+
+
+def check_large(prof):
+    """tests/mpi/mpi4.c large on 2 ranks: one MPI_Send_c of 2^31 + 3
+    MPI_BYTEs from rank 0 to rank 1, counted exactly in 64 bits."""
+    expect("world_size", prof["world_size"], 2)
+    b = (1 << 31) + 3
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        expect(f"rank {r} sent", rows(rk["sent"]), {1: (b, 1)} if r == 0 else {})
+        expect(f"rank {r} received", rows(rk["received"]), {0: (b, 1)} if r == 1 else {})
+        expect(f"rank {r} calls", {t: v["calls"] for t, v in rk["types"].items()}, {"p2p": 1})
+
+
 def check_memkinds(prof, stdout, mode):
     """tests/mpi/memkinds.c on 4 ranks."""
     n = prof["world_size"]
@@ -785,7 +911,7 @@ def main():
     if len(sys.argv) < 3 or sys.argv[1] not in (
             "pattern", "late", "fortran", "fortran_calls", "monitoring", "p2p", "coll",
             "intercomm", "rma", "threads", "partial", "timing", "requests",
-            "memkinds", "split", "checkpoint"):
+            "memkinds", "split", "checkpoint", "mpi4", "mpi4_f", "large"):
         print(__doc__)
         return 2
     prof = None if sys.argv[1] in ("partial", "checkpoint") else json.load(open(sys.argv[2]))
@@ -819,6 +945,12 @@ def main():
         check_timing(prof, sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "requests":
         check_requests(prof, sys.argv[3])
+    elif sys.argv[1] == "mpi4":
+        check_mpi4(prof, sys.argv[3])
+    elif sys.argv[1] == "mpi4_f":
+        check_mpi4_f(prof)
+    elif sys.argv[1] == "large":
+        check_large(prof)
     elif sys.argv[1] == "memkinds":
         check_memkinds(prof, sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "split":

@@ -18,6 +18,7 @@ AM_TESTS_ENVIRONMENT = \
 	MPI_TESTS='$(abs_top_builddir)/tests/mpi'; export MPI_TESTS; \
 	PATTERN_F='$(PATTERN_F)'; PATTERN_F08='$(PATTERN_F08)'; export PATTERN_F PATTERN_F08; \
 	CALLS_F='$(CALLS_F)'; CALLS_F08='$(CALLS_F08)'; export CALLS_F CALLS_F08; \
+	MPI4_F='$(MPI4_F)'; export MPI4_F; \
 	COMMPROF_RUN='$(abs_top_builddir)/scripts/commprof-run'; export COMMPROF_RUN; \
 	PARMAPPER='$(abs_top_builddir)/parmapper/parmapper'; export PARMAPPER; \
 	EXAMPLES='$(abs_top_builddir)/examples'; export EXAMPLES; \
@@ -154,6 +155,19 @@ tests/mpi/cart_f: tests/mpi/cart_f.F90 $(FORTRAN_INCLUDES)
 tests/mpi/cart_f08: tests/mpi/cart_f.F90 $(FORTRAN_INCLUDES)
 	$(FORTRAN_BUILD) -DF08 $(srcdir)/tests/mpi/cart_f.F90
 CLEANFILES += $(FORTRAN_PROGS)
+# tests/mpi/mpi4_f.F90 (`use mpi_f08`, MPI-4 calls) for commprof_mpi4.sh:
+# only where mpifort works and the MPI has the persistent collectives and
+# the large-count calls (MPICH 4 here).
+if MPI4_FORTRAN
+check_SCRIPTS += tests/mpi/mpi4_f
+MPI4_F = $(abs_top_builddir)/tests/mpi/mpi4_f
+else
+MPI4_F =
+endif
+tests/mpi/mpi4_f: tests/mpi/mpi4_f.F90
+	$(FORTRAN_BUILD) $(srcdir)/tests/mpi/mpi4_f.F90
+CLEANFILES += tests/mpi/mpi4_f
+EXTRA_DIST += tests/mpi/mpi4_f.F90
 TESTS += tests/fortran_pattern.sh
 EXTRA_DIST += tests/fortran_pattern.sh tests/mpi/pattern_f.F90 tests/mpi/calls_f.F90 \
 	tests/mpi/phases_f.F90 tests/mpi/cart_f.F90 \
