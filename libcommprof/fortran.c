@@ -50,6 +50,7 @@
 #include <stdlib.h>
 
 #include "fortran.h"
+#include "mpi_fortran_names.h"
 
 /* ------------------------------------------------------ the kinds */
 
@@ -292,17 +293,10 @@ static void free_heap(void **p)
  * buffer (mpi_wait_f08_, mpi_barrier_f08_, mpi_init_f08_, ...) call
  * PMPI_ directly; those with one are named mpi_send_f08ts_ and call the
  * C layer's MPI_ functions, so no name here replaces them. */
-#define FC_ALIAS(symbol, Name)                                               \
-    extern __typeof__(fc_##Name) symbol __attribute__((alias("fc_" #Name)));
 #ifdef OPEN_MPI
-#define FC_NAMES(Name, UP, low)                                              \
-    FC_ALIAS(MPI_##UP, Name)                                                 \
-    FC_ALIAS(mpi_##low, Name)                                                \
-    FC_ALIAS(mpi_##low##_, Name)                                             \
-    FC_ALIAS(mpi_##low##__, Name)                                            \
-    FC_ALIAS(mpi_##low##_f08_, Name)
+#define FC_NAMES(Name, UP, low) MPI_F_NAMES(fc_##Name, UP, low)
 #else
-#define FC_NAMES(Name, UP, low) FC_ALIAS(mpi_##low##_f08_, Name)
+#define FC_NAMES(Name, UP, low) MPI_F_ALIAS(mpi_##low##_f08_, fc_##Name)
 #endif
 
 #define F(Name, UP, low, ...)                                                \

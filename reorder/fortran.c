@@ -16,6 +16,7 @@
  * INTEGER passed by reference, f08 logicals are the same LOGICAL, and an
  * absent OPTIONAL ierror is NULL.
  */
+#include "mpi_fortran_names.h"
 #include "ro_internal.h"
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not an int");
@@ -55,15 +56,6 @@ static void done(int c_ierr, MPI_Comm c_new, MPI_Fint *f_new, MPI_Fint *ierr)
         *ierr = c_ierr;
 }
 
-#define RO_ALIAS(symbol, fn)                                                 \
-    extern __typeof__(fn) symbol __attribute__((alias(#fn)));
-#define RO_NAMES(fn, UP, low)                                                \
-    RO_ALIAS(MPI_##UP, fn)                                                   \
-    RO_ALIAS(mpi_##low, fn)                                                  \
-    RO_ALIAS(mpi_##low##_, fn)                                               \
-    RO_ALIAS(mpi_##low##__, fn)                                              \
-    RO_ALIAS(mpi_##low##_f08_, fn)
-
 static void f_cart_create(MPI_Fint *comm_old, MPI_Fint *ndims,
                           MPI_Fint *dims, MPI_Fint *periods,
                           MPI_Fint *reorder, MPI_Fint *comm_cart,
@@ -74,7 +66,7 @@ static void f_cart_create(MPI_Fint *comm_old, MPI_Fint *ndims,
                                  periods, *reorder, &c_new);
     done(c_ierr, c_new, comm_cart, ierr);
 }
-RO_NAMES(f_cart_create, CART_CREATE, cart_create)
+MPI_F_NAMES(f_cart_create, CART_CREATE, cart_create)
 
 static void f_graph_create(MPI_Fint *comm_old, MPI_Fint *nnodes,
                            MPI_Fint *index, MPI_Fint *edges,
@@ -86,7 +78,7 @@ static void f_graph_create(MPI_Fint *comm_old, MPI_Fint *nnodes,
                                   edges, *reorder, &c_new);
     done(c_ierr, c_new, comm_graph, ierr);
 }
-RO_NAMES(f_graph_create, GRAPH_CREATE, graph_create)
+MPI_F_NAMES(f_graph_create, GRAPH_CREATE, graph_create)
 
 static void f_dist_graph_create_adjacent(
     MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources,
@@ -101,7 +93,7 @@ static void f_dist_graph_create_adjacent(
         c_weights(destweights), MPI_Info_f2c(*info), *reorder, &c_new);
     done(c_ierr, c_new, comm_dist_graph, ierr);
 }
-RO_NAMES(f_dist_graph_create_adjacent, DIST_GRAPH_CREATE_ADJACENT,
+MPI_F_NAMES(f_dist_graph_create_adjacent, DIST_GRAPH_CREATE_ADJACENT,
          dist_graph_create_adjacent)
 
 static void f_dist_graph_create(MPI_Fint *comm_old, MPI_Fint *n,
@@ -116,4 +108,4 @@ static void f_dist_graph_create(MPI_Fint *comm_old, MPI_Fint *n,
         c_weights(weights), MPI_Info_f2c(*info), *reorder, &c_new);
     done(c_ierr, c_new, comm_dist_graph, ierr);
 }
-RO_NAMES(f_dist_graph_create, DIST_GRAPH_CREATE, dist_graph_create)
+MPI_F_NAMES(f_dist_graph_create, DIST_GRAPH_CREATE, dist_graph_create)
