@@ -52,8 +52,11 @@ launch() { launch_argv "$@"; "${launch_cmd[@]}"; }
 # ranks allowed; Hydra: a machinefile of the hosts in rank order and
 # -bind-to user: with each rank's core as its PUs' OS indexes, which Hydra
 # sets in the cpuset as they are (hwloc-calc, which runs here: the hosts
-# share this machine's cores).  launch_mapped_argv: the command, in the
-# array launch_cmd (the Hydra machinefile is written as RANKFILE.hosts).
+# share this machine's cores).  The Hydra form is for one host: Hydra
+# numbers -bind-to user: per proxy, one per run of equal consecutive
+# machinefile lines, so across hosts the list of rank r is not rank r's.
+# launch_mapped_argv: the command, in the array launch_cmd (the Hydra
+# machinefile is written as RANKFILE.hosts).
 launch_mapped_argv() {
   local np=$1 rf=$2; shift 2
   case $MPIEXEC_KIND in
