@@ -7,6 +7,7 @@
 # whose parmapper and tests/mpi/whereami are that MPI's.  On 4 nodes x 2
 # slots:
 #   - a plain launch of 8 ranks: 2 a node by slot, every rank's host;
+#     under Open MPI every rank's session folder in the cluster's tmp/;
 #   - parmapper in an 8-rank job across the nodes finds the 4 hosts and
 #     their 2 cores and maps two stencils as it does offline on 4 nodes x 2
 #     slots: 4x2 (each node's ranks consecutive) and 2x4 periodic (node k
@@ -49,6 +50,15 @@ printf '%s\n' '0 node0' '1 node0' '2 node1' '3 node1' '4 node2' '5 node2' \
 checks=$((checks + 1))
 cmp -s "$work/where" "$work/expected" ||
   { fail "8 ranks not 2 a node by slot over node0..node3:"; cat "$work/out"; }
+# Open MPI's session folders (4.1's, PRRTE's) are the cluster's own on
+# every node.
+if mpi_is_openmpi; then
+  launch_argv 8 sh -c 'echo "$(hostname) ${OMPI_FILE_LOCATION:-none}"'
+  expect_ok on_cluster "${launch_cmd[@]}"
+  checks=$((checks + 1))
+  [ "$(grep -c "^node[0-3] $cluster_dir/tmp/" "$work/out")" -eq 8 ] ||
+    { fail "session folders not in $cluster_dir/tmp:"; cat "$work/out"; }
+fi
 
 # -------------------------------------------------------------- parmapper
 for graph in 4x2 2x4p; do
