@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Build topomap against every MPI installed here, one build folder each, and
 # run under each the tests that depend on the MPI: libcommprof's exact
-# pattern tests in C and Fortran, commprof-run, and parmapper in the job
-# with the launch of its rankfile; then print a table MPI x test.
+# pattern tests in C and Fortran, commprof-run, parmapper in the job with
+# the launch of its rankfile, and the emulated cluster's launch, parmapper
+# and its placement across 4 hosts (root only, else SKIP); then print a
+# table MPI x test.
 #   scripts/check-mpis.sh [--ci] [NAME...]
 #   NAME     ompi4 (mpicc.openmpi), mpich4 (mpicc.mpich), ompi5, mpich5
 #            (TOPOMAP_MPIS/ompi5 and mpich5, from scripts/install-mpis.sh),
@@ -27,23 +29,26 @@ TESTS_ALL="tests/commprof_pattern.sh tests/commprof_p2p.sh tests/commprof_coll.s
   tests/commprof_intercomm.sh tests/commprof_rma.sh tests/commprof_threads.sh
   tests/commprof_requests.sh tests/commprof_timing.sh tests/commprof_memkinds.sh
   tests/commprof_abort.sh tests/commprof_crash.sh tests/fortran_pattern.sh
-  tests/commprof_mpi4.sh tests/cli_commprof_run.sh tests/parmapper_rankfile.sh"
+  tests/commprof_mpi4.sh tests/cli_commprof_run.sh tests/parmapper_rankfile.sh
+  tests/cluster_mpis.sh"
 # CI (scripts/test.sh) runs the default MPI's whole make check, and with
 # --ci here the other MPIs' exact pattern tests in C and Fortran, the
 # MPI-4 calls (commprof_mpi4: 5-8 s per MPI on a loaded 2-core VM, its
-# send of 2^31 + 3 bytes included), commprof-run and parmapper's launch
-# (about 25-65 s of tests per MPI before commprof_mpi4, against 30-95 s
-# for all): the intercommunicator, thread, timing, memory-kind, abort and
+# send of 2^31 + 3 bytes included), commprof-run, parmapper's launch and
+# the emulated cluster's (about 25-65 s of tests per MPI before
+# commprof_mpi4, against 30-95 s for all, and 10-30 s more for the
+# cluster): the intercommunicator, thread, timing, memory-kind, abort and
 # crash tests stay in `make check-mpis`.
 TESTS_CI="tests/commprof_pattern.sh tests/commprof_p2p.sh tests/commprof_coll.sh
   tests/commprof_rma.sh tests/commprof_requests.sh tests/fortran_pattern.sh
-  tests/commprof_mpi4.sh tests/cli_commprof_run.sh tests/parmapper_rankfile.sh"
+  tests/commprof_mpi4.sh tests/cli_commprof_run.sh tests/parmapper_rankfile.sh
+  tests/cluster_mpis.sh"
 
 tests=$TESTS_ALL
 names=()
 for a in "$@"; do
   case $a in
-    -h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
     --ci) tests=$TESTS_CI ;;
     ompi4 | mpich4 | ompi5 | mpich5 | abi5) names+=("$a") ;;
     *) echo "check-mpis.sh: unknown argument '$a' (see --help)" >&2; exit 2 ;;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cluster_lifecycle.sh: topomap-cluster on 4 nodes: bad command lines,
-# the links shaped at both ends (flat and two-level), rate, an up that
-# fails halfway, a down after a killed job; each time nothing is left
-# behind.  Skipped (77) where network namespaces cannot be made.
+# the links shaped at both ends (flat and two-level), rate, the launcher
+# agent with ssh's options, env against what run sets, an up that fails
+# halfway, a down after a killed job; each time nothing is left behind.
+# Skipped (77) where network namespaces cannot be made.
 . "$TOPOMAP_SRCDIR/tests/cluster_lib.sh"
 
 # Bad command lines are refused before anything is made.
@@ -37,6 +38,33 @@ expect_qdisc "$cluster_name-node2" eth0 "tbf rate 20Mbit"
 expect_qdisc "$cluster_name-net" p2 "tbf rate 20Mbit"
 expect_fail 2 "--trunk-rate: cluster '$cluster_name' has one level" cluster rate 20mbit --trunk-rate 1mbit
 expect_fail 1 "'node7' is not a node of cluster" cluster run --node node7 -- hostname
+
+# The agent is every launcher's ssh: ssh's options (Hydra puts -x first)
+# are skipped, the command runs on the node named, a host outside the
+# cluster is refused as ssh would (255).
+agent=$cluster_dir/agent
+expect_ok on_cluster "$agent" -x -o BatchMode=yes -p 22 node2 'echo $(hostname)' on node2
+expect_output "node2 on node2"
+expect_ok on_cluster "$agent" -- node3 hostname
+expect_output "node3"
+expect_fail 255 "topomap-cluster agent: 'node7' is not a node of cluster '$cluster_name'" \
+  on_cluster "$agent" -x node7 hostname
+# env: what run sets, for each MPI.
+expect_ok cluster env
+for v in "OMPI_MCA_plm_rsh_agent=$agent" "OMPI_MCA_orte_default_hostfile=$cluster_dir/hostfile" \
+  "PRTE_MCA_plm_ssh_agent=$agent" "PRTE_MCA_prte_default_hostfile=$cluster_dir/hostfile" \
+  "PRTE_MCA_prte_tmpdir_base=$cluster_dir/tmp" "HYDRA_LAUNCHER=ssh" \
+  "HYDRA_LAUNCHER_EXEC=$agent" "HYDRA_HOST_FILE=$cluster_dir/machinefile"; do
+  expect_output "export $v"
+done
+cp "$work/out" "$work/env"
+expect_ok on_cluster env
+checks=$((checks + 1))
+missing=$(sed -n 's/^export //p' "$work/env" | grep -vxFf "$work/out")
+[ -z "$missing" ] || fail "env prints what run does not set: $missing"
+checks=$((checks + 1))
+[ "$(cat "$cluster_dir/machinefile")" = "$(printf 'node%d:2\n' 0 1 2 3)" ] ||
+  fail "machinefile: $(cat "$cluster_dir/machinefile")"
 
 # More slots than cores: Open MPI is told to yield when idle; a user's
 # own setting is kept.

@@ -200,6 +200,13 @@ CLUSTER_TESTS = tests/cluster_smoke.sh tests/cluster_lifecycle.sh \
 TESTS += $(CLUSTER_TESTS)
 EXTRA_DIST += $(CLUSTER_TESTS) tests/cluster_lib.sh
 
+# The emulated cluster under the configured MPI (Open MPI 4.1, Open MPI 5,
+# MPICH's Hydra; scripts/check-mpis.sh runs it in each MPI's build): a
+# launch across 4 nodes, parmapper in the job, and the application placed
+# with parmapper's output for that MPI.  SKIP without root or namespaces.
+TESTS += tests/cluster_mpis.sh
+EXTRA_DIST += tests/cluster_mpis.sh
+
 # Slurm on the emulated cluster (topomap-cluster up --slurm): salloc +
 # mpirun with parmapper's rankfile, srun --distribution=arbitrary with its
 # Slurm hostfile, topomap-run -- srun; tests/mpi/whereami --cpus --slurmd

@@ -52,15 +52,20 @@ launch() { launch_argv "$@"; "${launch_cmd[@]}"; }
 # ranks allowed; Hydra: a machinefile of the hosts in rank order and
 # -bind-to user: with each rank's core as its PUs' OS indexes, which Hydra
 # sets in the cpuset as they are (hwloc-calc, which runs here: the hosts
-# share this machine's cores).
-launch_mapped() {
+# share this machine's cores).  The Hydra form is for one host: Hydra
+# numbers -bind-to user: per proxy, one per run of equal consecutive
+# machinefile lines, so across hosts the list of rank r is not rank r's.
+# launch_mapped_argv: the command, in the array launch_cmd (the Hydra
+# machinefile is written as RANKFILE.hosts).
+launch_mapped_argv() {
   local np=$1 rf=$2; shift 2
   case $MPIEXEC_KIND in
     openmpi)
       if "$MPIEXEC" --version 2>&1 | grep -qE '\((Open MPI|OpenRTE)\) [1-4]\.'; then
-        "$MPIEXEC" -np "$np" --rankfile "$rf" "$@"
+        launch_cmd=("$MPIEXEC" -np "$np" --rankfile "$rf" "$@")
       else
-        "$MPIEXEC" -np "$np" --map-by "rankfile:file=$rf" --bind-to core:overload-allowed "$@"
+        launch_cmd=("$MPIEXEC" -np "$np" --map-by "rankfile:file=$rf"
+          --bind-to core:overload-allowed "$@")
       fi ;;
     *)
       local mf=$rf.hosts pus=() line host core
@@ -72,6 +77,8 @@ launch_mapped() {
         pus+=("$(hwloc-calc --po --intersect PU "core:$core" | tr ',' '+')")
       done < <(grep '^rank ' "$rf" | sort -n -k2 -t' ')
       local IFS=,
-      "$MPIEXEC" -n "$np" -f "$mf" -bind-to "user:${pus[*]}" "$@" ;;
+      launch_cmd=("$MPIEXEC" -n "$np" -f "$mf" -bind-to "user:${pus[*]}" "$@") ;;
   esac
 }
+
+launch_mapped() { launch_mapped_argv "$@"; "${launch_cmd[@]}"; }
