@@ -127,13 +127,14 @@ bench_libmpicount_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_build
 # and timed with and without the preload (bench/mpich_app.sh, about a
 # minute).  Run from the Open MPI 4.1 build; MPICH_APP_BUILD is the build
 # configured with mpicc.mpich (scripts/check-mpis.sh mpich4 makes it),
-# whose two libraries are brought up to date here; it installs nothing.
+# whose libraries and bench/pingpong are brought up to date here; it installs nothing.
 # MPICH_APP_FLAGS passes options (--runs N).
 MPICH_APP_BUILD = $(abs_top_srcdir)/build-mpis/mpich4
 EXTRA_DIST += bench/mpich_app.sh
 .PHONY: check-mpich-app
-check-mpich-app: libcommprof/libcommprof.la bench/libmpicount.la
+check-mpich-app: libcommprof/libcommprof.la bench/libmpicount.la bench/pingpong
 	@test -f '$(MPICH_APP_BUILD)/Makefile' || { echo "check-mpich-app: no MPICH build in $(MPICH_APP_BUILD): run scripts/check-mpis.sh mpich4 first, or set MPICH_APP_BUILD" >&2; exit 2; }
-	$(MAKE) -C '$(MPICH_APP_BUILD)' libcommprof/libcommprof.la bench/libmpicount.la
+	$(MAKE) -C '$(MPICH_APP_BUILD)' libcommprof/libcommprof.la bench/libmpicount.la \
+	  bench/pingpong
 	$(srcdir)/bench/mpich_app.sh --ompi-build . --mpich-build '$(MPICH_APP_BUILD)' \
 	  $(MPICH_APP_FLAGS)

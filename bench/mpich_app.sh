@@ -9,9 +9,10 @@
 #   --ompi-build DIR   a build folder configured with Open MPI 4.1's mpicc
 #                      (the default build)
 #   --runs N           timed runs each way under MPICH (default 5; medians)
-# From each build it takes libcommprof/.libs/libcommprof.so and
+# From each build it takes libcommprof/.libs/libcommprof.so,
 # bench/.libs/libmpicount.so (bench/mpicount.c: an independent count of the
-# application's MPI calls and sent bytes, loaded in front of libcommprof).
+# application's MPI calls and sent bytes, loaded in front of libcommprof)
+# and bench/pingpong.
 #
 # The application: Debian's ScaLAPACK LU driver xdlu (scalapack-mpi-test,
 # scripts/install-bench-deps.sh), built from one source for MPICH and for
@@ -28,8 +29,8 @@
 #   4. times under MPICH without and with the preload (runs alternate):
 #      medians and range of the whole mpiexec and of the driver's LU and
 #      solve times, with the load average, and the MPI calls of the
-#      busiest rank, which times what one wrapped call adds give the
-#      profiler's expected cost.
+#      busiest rank times what one wrapped call adds (bench/pingpong
+#      --calls of the MPICH build, 1 rank): the profiler's expected cost.
 # Exit 1 on any difference in 1-3 or a failed run (never on time); 2 on a
 # bad command line or a missing prerequisite.  `make check-mpich-app`.
 set -u
@@ -75,8 +76,8 @@ build_of() { # build_of DIR IMPL VERSION-PREFIX
   ver=$(sed -n 's/^MPI_IMPL_VERSION = //p' "$mk")
   [ "$impl" = "$2" ] && [[ $ver == $3* ]] ||
     missing "$1: configured for $impl $ver, not $2 $3 (Debian's build of the driver)"
-  for f in libcommprof/.libs/libcommprof.so bench/.libs/libmpicount.so; do
-    [ -f "$1/$f" ] || missing "$1/$f missing (make -C $1 ${f%%/*}/$(basename "${f%.so}").la)"
+  for f in libcommprof/.libs/libcommprof.so bench/.libs/libmpicount.so bench/pingpong; do
+    [ -f "$1/$f" ] || missing "$1/$f missing (make -C $1 libcommprof/libcommprof.la bench/libmpicount.la bench/pingpong)"
   done
 }
 build_of "$mbuild" mpich 4.0
@@ -217,11 +218,25 @@ for row in "whole mpiexec:wall" "driver's LU + solve time:lu"; do
   printf '   %-34s %7.3f (%-8s) %7.3f (%-8s) %9.3f\n' "${row%:*}" "$a" "$(range < "$tmp/plain.${row#*:}")" \
     "$b" "$(range < "$tmp/pre.${row#*:}")" "$(awk -v a="$a" -v b="$b" 'BEGIN { print b / a }')"
 done
+# What one wrapped call adds under MPICH: bench/pingpong --calls on one
+# rank, MPI_Send to MPI_PROC_NULL without and with the preload (3 runs
+# each way, alternating; medians), times the busiest rank's calls.
+for ((i = 1; i <= 3; i++)); do
+  for kind in $( ((i % 2)) && echo plain pre || echo pre plain); do
+    env=()
+    [ "$kind" = pre ] && env=(-genv LD_PRELOAD "$mlib" -genv COMMPROF_OUT "$tmp/pp.json")
+    "$mexec" -n 1 "${env[@]}" "$mbuild/bench/pingpong" --calls |
+      awk '$1 == "send_null" { print $3 }' >> "$tmp/pp.$kind" ||
+      { echo "$me: bench/pingpong --calls failed" >&2; exit 1; }
+  done
+done
+added=$(awk -v a="$(median < "$tmp/pp.plain")" -v b="$(median < "$tmp/pp.pre")" 'BEGIN { printf "%.1f", b - a }')
 busiest=$(python3 -c 'import json, sys
 p = json.load(open(sys.argv[1]))
 print(max(sum(t["calls"] for t in r["types"].values()) for r in p["ranks"]))' "$tmp/mpich.json")
-echo "   MPI calls on the busiest rank: $busiest (at bench/commprof.sh's 60-70 ns added per call, about" \
-  "$(awk -v n="$busiest" 'BEGIN { printf "%.2f", n * 70e-6 }') ms)"
+echo "   one wrapped call adds $added ns (MPI_Send to MPI_PROC_NULL, $(median < "$tmp/pp.plain") ns without," \
+  "bench/pingpong --calls, medians of 3); the busiest rank makes $busiest MPI calls:" \
+  "$(awk -v n="$busiest" -v c="$added" 'BEGIN { printf "%.3f", n * c / 1e6 }') ms expected"
 echo "load average $(load) at the end"
 awk -v c="$cores" '{ if ($1 >= c) printf "warning: load average %s on %d cores: other work competes with the runs, the times are not to be trusted\n", $1, c }' /proc/loadavg
 exit "$status"
