@@ -12,6 +12,7 @@
 # are what the output has to keep): every run reports "FAILED" against
 # that threshold, and scalapack_residuals_ok checks them against 16.
 SCALAPACK_TESTS=${SCALAPACK_TESTS:-/usr/lib/x86_64-linux-gnu/scalapack}
+# shellcheck disable=SC2034  # used by the scripts that source this
 SCALAPACK_LU_DAT=$TOPOMAP_SRCDIR/tests/data/scalapack_lu.dat
 
 # scalapack_driver IMPL VERSION: the xdlu that Debian built for that MPI
