@@ -111,3 +111,30 @@ bench-cluster: bench/libmpitime.la libcommprof/libcommprof.la parmapper/parmappe
 	  taskgraph/taskgraph greedymap/greedymap examples/qboxlike examples/halo3d \
 	  examples/spmv $(TOPOMAP_RUN_GENERATED) scripts/commprof-run
 	$(srcdir)/bench/cluster.sh --build . $(CLUSTER_FLAGS)
+
+# bench/libmpicount.so: the reference count of an application's MPI calls
+# and sent bytes, loaded in front of libcommprof (bench/mpicount.c); built
+# like libmpitime, for tests/scalapack_lu.sh and bench/mpich_app.sh.
+noinst_LTLIBRARIES += bench/libmpicount.la
+bench_libmpicount_la_SOURCES = bench/mpicount.c
+bench_libmpicount_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+bench_libmpicount_la_LIBADD = $(MPI_LIBS)
+bench_libmpicount_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/bench/.libs
+
+# Issue 14: a real application Debian ships for MPICH (its ScaLAPACK LU
+# driver) profiled by libcommprof built against MPICH 4.0, checked against
+# libmpicount, Open MPI's run of the same driver and its pml monitoring,
+# and timed with and without the preload (bench/mpich_app.sh, about a
+# minute).  Run from the Open MPI 4.1 build; MPICH_APP_BUILD is the build
+# configured with mpicc.mpich (scripts/check-mpis.sh mpich4 makes it),
+# whose libraries and bench/pingpong are brought up to date here; it installs nothing.
+# MPICH_APP_FLAGS passes options (--runs N).
+MPICH_APP_BUILD = $(abs_top_srcdir)/build-mpis/mpich4
+EXTRA_DIST += bench/mpich_app.sh
+.PHONY: check-mpich-app
+check-mpich-app: libcommprof/libcommprof.la bench/libmpicount.la bench/pingpong
+	@test -f '$(MPICH_APP_BUILD)/Makefile' || { echo "check-mpich-app: no MPICH build in $(MPICH_APP_BUILD): run scripts/check-mpis.sh mpich4 first, or set MPICH_APP_BUILD" >&2; exit 2; }
+	$(MAKE) -C '$(MPICH_APP_BUILD)' libcommprof/libcommprof.la bench/libmpicount.la \
+	  bench/pingpong
+	$(srcdir)/bench/mpich_app.sh --ompi-build . --mpich-build '$(MPICH_APP_BUILD)' \
+	  $(MPICH_APP_FLAGS)

@@ -33,6 +33,12 @@
   commprof_check.py mpi4_f PROFILE          tests/mpi/mpi4_f.F90 (4 ranks)
   commprof_check.py large PROFILE            tests/mpi/mpi4.c large (2
       ranks): 2^31 + 3 bytes from rank 0 to rank 1 with MPI_Send_c
+  commprof_check.py counted PROFILE PREFIX   the profile's calls per type
+      and bytes and messages sent per pair equal bench/mpicount.c's count of
+      the same run (PREFIX.rankR), and each pair's received equals its sent
+  commprof_check.py same PROFILE OTHER       two profiles of one
+      deterministic program (two runs, two MPIs) record the same traffic:
+      everything but times, hosts and point-to-point call counts (polls)
   commprof_check.py split PROFILE PREFIX    write the partial files
       PREFIX.rankR that every rank of PROFILE would leave
   commprof_check.py memkinds PROFILE STDOUT MODE   tests/mpi/memkinds.c
@@ -283,6 +289,76 @@ def check_monitoring(prof, folder):
     if "alltoallv" in calls and ours_p2p != mon_p2p:
         failures.append("the program calls MPI_Alltoallv, whose messages Open MPI's "
                         "monitoring counts as user point-to-point")
+
+
+# bench/mpicount.c's functions that libcommprof charges to p2p; the others
+# are collectives of the type of their lower-case name.
+MPICOUNT_P2P = {"MPI_Send", "MPI_Rsend", "MPI_Isend", "MPI_Sendrecv", "MPI_Recv",
+                "MPI_Irecv", "MPI_Testall", "MPI_Waitall"}
+
+
+def check_counted(prof, prefix):
+    sent_total = {}
+    for rk in prof["ranks"]:
+        r = rk["rank"]
+        calls, sent = {}, {}
+        for line in open(f"{prefix}.rank{r}"):
+            f = line.split()
+            if f[0] == "call":
+                t = "p2p" if f[1] in MPICOUNT_P2P else f[1][4:].lower()
+                calls[t] = calls.get(t, 0) + int(f[2])
+            else:
+                sent[int(f[1])] = (int(f[2]), int(f[3]))
+        expect(f"rank {r} calls per type vs mpicount",
+               {t: v["calls"] for t, v in rk["types"].items() if v["calls"]}, calls)
+        expect(f"rank {r} sent vs mpicount", rows(rk["sent"]), sent)
+        for dst, b, m in rk["sent"]:
+            sent_total[(r, dst)] = (b, m)
+    received = {(src, rk["rank"]): (b, m) for rk in prof["ranks"]
+                for src, b, m in rk["received"]}
+    expect("received per pair vs sent per pair", received, sent_total)
+    print(f"compared with mpicount: {len(sent_total)} pairs, "
+          f"{sum(b for b, _ in sent_total.values())} bytes, "
+          f"{sum(m for _, m in sent_total.values())} messages; calls per type (all ranks): " +
+          ", ".join(f"{t} {n}" for t, n in sorted(type_calls(prof).items())))
+
+
+def type_calls(prof):
+    out = {}
+    for rk in prof["ranks"]:
+        for t, v in rk["types"].items():
+            out[t] = out.get(t, 0) + v["calls"]
+    return out
+
+
+def traffic(prof):
+    """What a deterministic program's profile must repeat: per rank the
+    bytes and messages of each pair and memory kind and the calls of each
+    collective type; per communicator the collective records, times left
+    out.  Point-to-point calls are left out: they include the polls
+    (MPI_Testall until a request completes), as many as the timing makes."""
+    ranks = {rk["rank"]: {"sent": rk["sent"], "received": rk["received"], "rma": rk["rma"],
+                          "sent_by_kind": rk["sent_by_kind"],
+                          "calls": {t: v["calls"] for t, v in rk["types"].items() if t != "p2p"}}
+             for rk in prof["ranks"]}
+    comms = {(tuple(c["members"]), tuple(c.get("remote", ()))):
+             sorted(tuple(sorted((k, json.dumps(v)) for k, v in rec.items() if k != "ns"))
+                    for rec in c["collectives"])
+             for c in prof["communicators"]}
+    return prof["world_size"], ranks, comms
+
+
+def check_same(prof, other):
+    a, b = traffic(prof), traffic(other)
+    expect("world_size", a[0], b[0])
+    for r in sorted(set(a[1]) | set(b[1])):
+        for k in ("sent", "received", "rma", "sent_by_kind", "calls"):
+            expect(f"rank {r} {k}", a[1].get(r, {}).get(k), b[1].get(r, {}).get(k))
+    expect("communicators (members)", sorted(a[2]), sorted(b[2]))
+    for c in sorted(set(a[2]) & set(b[2])):
+        expect(f"collective records on {list(c[0])}", a[2][c], b[2][c])
+    print(f"same traffic: {len(a[1])} ranks, {len(a[2])} communicators, "
+          f"{sum(x[1] for rk in a[1].values() for x in rk['sent'])} bytes sent point-to-point")
 
 
 def records(prof):
@@ -911,7 +987,8 @@ def main():
     if len(sys.argv) < 3 or sys.argv[1] not in (
             "pattern", "late", "fortran", "fortran_calls", "monitoring", "p2p", "coll",
             "intercomm", "rma", "threads", "partial", "timing", "requests",
-            "memkinds", "split", "checkpoint", "mpi4", "mpi4_f", "large"):
+            "memkinds", "split", "checkpoint", "mpi4", "mpi4_f", "large",
+            "counted", "same"):
         print(__doc__)
         return 2
     prof = None if sys.argv[1] in ("partial", "checkpoint") else json.load(open(sys.argv[2]))
@@ -953,6 +1030,10 @@ def main():
         check_large(prof)
     elif sys.argv[1] == "memkinds":
         check_memkinds(prof, sys.argv[3], sys.argv[4])
+    elif sys.argv[1] == "counted":
+        check_counted(prof, sys.argv[3])
+    elif sys.argv[1] == "same":
+        check_same(prof, json.load(open(sys.argv[3])))
     elif sys.argv[1] == "split":
         split(prof, sys.argv[3])
         return 0

@@ -10,6 +10,7 @@ AM_TESTS_ENVIRONMENT = \
 	GRAPHCHK='$(GRAPHCHK)'; SCOTCH_GTST='$(SCOTCH_GTST)'; \
 	SCOTCH_GCV='$(SCOTCH_GCV)'; \
 	COMMPROF_LIB='$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
+	MPICOUNT_LIB='$(abs_top_builddir)/bench/.libs/libmpicount.so'; export MPICOUNT_LIB; \
 	MPIEXEC='$(MPIEXEC)'; MPIEXEC_KIND='$(MPIEXEC_KIND)'; MPI_IMPL='$(MPI_IMPL)'; \
 	MPI_IMPL_VERSION='$(MPI_IMPL_VERSION)'; export MPIEXEC MPIEXEC_KIND MPI_IMPL MPI_IMPL_VERSION; \
 	COMMPROF_PRELOAD='$(SANITIZE_PRELOAD)$(abs_top_builddir)/libcommprof/.libs/libcommprof.so'; \
@@ -214,3 +215,8 @@ EXTRA_DIST += tests/cluster_mpis.sh
 # root or without Slurm.
 TESTS += tests/cluster_slurm.sh
 EXTRA_DIST += tests/cluster_slurm.sh
+
+# A real application profiled under the configured MPI: Debian's ScaLAPACK
+# LU driver against bench/mpicount.c's count (skipped without it).
+TESTS += tests/scalapack_lu.sh
+EXTRA_DIST += tests/scalapack_lu.sh tests/scalapack_lib.sh tests/data/scalapack_lu.dat
