@@ -38,7 +38,7 @@ typedef struct slots {
     int *rows;      /* row -> task */
 } slots;
 
-static uint64_t dist(const slots *s, const int *gid, int a, int b)
+static uint64_t dist(const slots *s, const gm_lv_tab *gid, int a, int b)
 {
     return gm_lv_pair(s->lv, gid, a, b);
 }
@@ -49,7 +49,7 @@ static void place_task(slots *s, int t)
 {
     const tg_graph *g = s->g;
     int node = s->map[t].node, ns = s->m->slots[node];
-    const int *gid = gm_lv_groups(s->m, s->lv, node);
+    const gm_lv_tab *gid = gm_lv_table(s->m, s->lv, node);
     int *occ = s->occ + s->first[node];
     int best = -1;
     gm_i128 best_cost = 0;
@@ -77,7 +77,7 @@ static void place_task(slots *s, int t)
 /* Add sign x w(x, v) x D(q, at) to C[x][q] for every neighbour x of v on
  * the node and every slot q: v's share of its neighbours' costs, v being
  * at slot `at`. */
-static void charge(slots *s, int v, int at, int sign, const int *gid, int ns)
+static void charge(slots *s, int v, int at, int sign, const gm_lv_tab *gid, int ns)
 {
     const tg_graph *g = s->g;
     for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++) {
@@ -92,7 +92,7 @@ static void charge(slots *s, int v, int at, int sign, const int *gid, int ns)
 }
 
 /* The best strictly improving swap or move of t; applied.  1 if any. */
-static int improve_task(slots *s, int t, const int *gid, int ns, int *occ,
+static int improve_task(slots *s, int t, const gm_lv_tab *gid, int ns, int *occ,
                         gm_i128 *wrow)
 {
     const tg_graph *g = s->g;
@@ -142,7 +142,7 @@ static int improve_task(slots *s, int t, const int *gid, int ns, int *occ,
 static void improve_node(slots *s, int node, gm_i128 *wrow)
 {
     int ns = s->m->slots[node], k = 0;
-    const int *gid = gm_lv_groups(s->m, s->lv, node);
+    const gm_lv_tab *gid = gm_lv_table(s->m, s->lv, node);
     int *occ = s->occ + s->first[node];
     for (int q = 0; q < ns; q++)
         if (occ[q] >= 0) {
