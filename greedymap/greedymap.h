@@ -308,6 +308,7 @@ int gm_machine_set_node_levels(gm_machine *m, int node, const int *groups,
                                int ncores, int per_core, int nnuma,
                                const uint64_t *numa_cost, tg_error *err);
 
+
 /* ------------------------------------------------------ distance, routes */
 
 /* Links on a shortest path between nodes a and b (0 when a == b).
@@ -403,6 +404,16 @@ typedef struct gm_place {
     int node;
     int slot;
 } gm_place;
+
+/* On every node whose distinct slots are all at the same distance
+ * (gm_comm_distance; no levels inside it, or levels that separate nothing
+ * there), give the node's tasks (map, n of them) its used slots in task
+ * order: every metric and J stay the same, and the k-th task of each such
+ * node sits on its k-th used slot, as one Slurm map_cpu list for all
+ * nodes wants (slots.c; nodes of more than 4096 slots are left as they
+ * are).  Returns 0 or TG_ENOMEM. */
+int gm_slots_task_order(const gm_machine *m, gm_place *map, int n,
+                        tg_error *err);
 
 /* Check a mapping of n tasks: node in range, slot < the node's slots, each
  * (node, slot) used once.  The message names the first offending task. */

@@ -94,7 +94,11 @@ static int finish(job *j, int nranks)
         fputs("parmapper: out of memory\n", stderr);
         return 1;
     }
-    int rc = gm_evaluate(j->g, j->m, r->map, 0, NULL, &chosen, &err);
+    /* Slots nothing tells apart in rank order: one map_cpu list then
+     * fits wherever the nodes' cores do (binding.c). */
+    int rc = gm_slots_task_order(j->m, r->map, j->g->n, &err);
+    if (!rc)
+        rc = gm_evaluate(j->g, j->m, r->map, 0, NULL, &chosen, &err);
     if (!rc)
         rc = gm_evaluate_levels(j->g, j->m, r->map, &chosen_lv, &err);
     if (!rc)
