@@ -194,3 +194,7 @@ EXTRA_DIST += $(CLUSTER_TESTS) tests/cluster_lib.sh
 # root or without Slurm.
 TESTS += tests/cluster_slurm.sh
 EXTRA_DIST += tests/cluster_slurm.sh
+# parmapper's Slurm binding when the nodes' cores differ (no map_cpu list
+# fits): its topomap-exec placement, run by srun on 2 nodes (about 40 s).
+TESTS += tests/cluster_levels.sh
+EXTRA_DIST += tests/cluster_levels.sh
