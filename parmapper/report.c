@@ -116,13 +116,14 @@ static json_t *point(const pm_report_input *in, const pm_point *p)
     gm_config_format(&c, text, sizeof text);
     int n = in->g->n ? in->g->n : 1;
     int loads = in->o->select == PM_SELECT_MAXLOAD;
-    return json_pack("{s:s, s:i, s:i, s:o, s:i, s:o, s:f, s:o, s:o}",
+    return json_pack("{s:s, s:i, s:i, s:o, s:i, s:o, s:f, s:o, s:o, s:o}",
                      "config", text, "config_index", p->config, "round",
                      p->round, "seed", ju64(p->seed), "rank", p->rank,
                      "hop_bytes_total", ju64(p->total), "hop_bytes_avg",
                      (double)p->total / n, "hop_bytes_max", ju64(p->max),
                      "load_max_heuristic",
-                     loads ? ju64(p->load) : json_null());
+                     loads ? ju64(p->load) : json_null(), "comm_cost",
+                     ju64(p->cost));
 }
 
 static json_t *hosts(const pm_hosts *h)

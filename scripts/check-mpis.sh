@@ -27,7 +27,7 @@ TESTS_ALL="tests/commprof_pattern.sh tests/commprof_p2p.sh tests/commprof_coll.s
   tests/commprof_intercomm.sh tests/commprof_rma.sh tests/commprof_threads.sh
   tests/commprof_requests.sh tests/commprof_timing.sh tests/commprof_memkinds.sh
   tests/commprof_abort.sh tests/commprof_crash.sh tests/fortran_pattern.sh
-  tests/cli_commprof_run.sh tests/parmapper_rankfile.sh"
+  tests/cli_commprof_run.sh tests/parmapper_rankfile.sh tests/parmapper_levels.sh"
 # CI (scripts/test.sh) runs the default MPI's whole make check, and with
 # --ci here the other MPIs' exact pattern tests in C and Fortran,
 # commprof-run and parmapper's launch (about 25-65 s of tests per MPI on
