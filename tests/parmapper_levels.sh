@@ -7,7 +7,9 @@
 # a package, so only the 1-byte edge crosses packages (J = 2 x (200 x 1 +
 # 1 x 4) = 408; block, which splits both pairs, 2 x (200 x 4 + 1 x 1) =
 # 1602), and the rankfile, the map_cpu list and the report follow the
-# chosen cores.  --no-levels gives the block slots back (one level:
+# chosen cores; with an XML of ../shared/hwloc-xml that has hwloc's NUMA
+# latencies, the job's J is greedymap eval's with that XML.  --no-levels
+# gives the block slots back (one level:
 # every pair of cores costs 1, J = 2 x 201).
 # Slurm: offline on two such nodes, node0 holds the pairs 0-2, 1-3 and
 # node1 the pairs 4-5, 6-7, so the k-th rank of node0 and of node1 sit on
@@ -52,6 +54,26 @@ checks=$((checks + 1))
 got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
 print(r["machine"]["levels"], r["chosen"]["metrics"]["comm_cost"])' "$work/r0.json")
 [ "$got" = "none 402" ] || fail "--no-levels report: $got"
+
+# hwloc's NUMA latencies reach the job's levels: on the XML of 4 packages
+# and 8 NUMA nodes with a latency matrix, the report's J of the chosen
+# mapping is the one greedymap eval gives with the same XML offline.
+xml=$TOPOMAP_SHARED/hwloc-xml/16amd64-4distances.xml
+if [ -r "$xml" ]; then
+  expect_ok "$TASKGRAPH" gen random-geometric --tasks 16 --radius 0.4 -o "$work/rgg.tg.json"
+  expect_ok launch 2 -x HWLOC_XMLFILE="$xml" "$PARMAPPER" "$work/rgg.tg.json" --first --quiet \
+    --mapping "$work/rgg.map" --report "$work/rgg.json"
+  printf '%s slots=16\n' "$(sed -n 2p "$work/rgg.map" | cut -d' ' -f2)" > "$work/hosts"
+  expect_ok "$GREEDYMAP" eval "$work/rgg.tg.json" --hostfile "$work/hosts" --node-topology "$xml" \
+    --mapping "$work/rgg.map" --json
+  checks=$((checks + 1))
+  python3 - "$work/rgg.json" "$work/out" <<'PY' || fail "J with NUMA latencies: the report differs from greedymap eval"
+import json, sys
+r, e = json.load(open(sys.argv[1]))["chosen"]["metrics"], json.load(open(sys.argv[2]))
+assert r["numa_latency"] and e["numa_latency"], (r["numa_latency"], e["numa_latency"])
+assert (r["comm_cost"], r["levels"]) == (e["comm_cost"], e["levels"]), (r, e)
+PY
+fi
 
 # Slurm and Hydra with different cores per node.
 expect_ok "$PARMAPPER" "$work/p8.graph" --nodes 2 --slots 4 --node-topology "$node" --first --quiet \
