@@ -58,9 +58,9 @@ bench-mapper: bench/mapper greedymap/greedymap
 EXTRA_DIST += bench/levels.sh
 .PHONY: bench-levels
 bench: bench-levels
-bench-levels: greedymap/greedymap taskgraph/taskgraph
+bench-levels: greedymap/greedymap taskgraph/taskgraph parmapper/parmapper
 	$(srcdir)/bench/levels.sh --greedymap greedymap/greedymap \
-	  --taskgraph taskgraph/taskgraph
+	  --taskgraph taskgraph/taskgraph --parmapper parmapper/parmapper
 
 # Issue 12's scaling table (the default `greedymap map` against
 # scotch_gmap on stencils 32^3 to 128^3 and a million-task random

@@ -134,23 +134,35 @@ void gm_nodetopo_free(gm_nodetopo *t);
  * Made by gm_machine_set_node_topology (pu, core, l3, numa, package) and
  * gm_machine_set_hierarchy (one level per hierarchy entry). */
 #define GM_LV_MAX 16
+/* The groups of a node's slots: gid[s x nlev + i] is slot s's group at
+ * level i; with hwloc's NUMA latency matrix, two slots on NUMA nodes
+ * i != j (groups at the model's numa_level) cost numa_cost[i x nnuma + j]
+ * instead of their level's cost. */
+typedef struct gm_lv_tab {
+    int *gid;
+    int nnuma;
+    uint64_t *numa_cost;
+} gm_lv_tab;
+
 typedef struct gm_lv {
     int nlev;                   /* levels inside a node (>= 1) */
     char name[GM_LV_MAX][16];   /* intra-node levels, then upper ones */
     uint64_t cost[GM_LV_MAX];   /* two slots whose highest differing
                                    group is at level i cost cost[i] */
     int nslots[2];              /* slot counts with a group table */
-    int *gid[2];                /* nslots[k] x nlev groups */
+    gm_lv_tab tab[2];           /* their tables (nslots[k] x nlev) */
+    /* In-job levels (gm_machine_set_node_levels): one table per node,
+     * NULL where a node has none yet (nnodes entries). */
+    int nnodes;
+    gm_lv_tab *node;
     int nup;                    /* hierarchy levels above the node; 0:
                                    the network times node_factor */
     int64_t upsize[GM_LV_MAX];  /* nodes per group at upper level j */
     uint64_t upcost[GM_LV_MAX];
     uint64_t node_factor;
-    /* hwloc's NUMA latency matrix, when the topology has one: two slots
-     * on NUMA nodes i != j (groups at level numa_level) cost
-     * numa_cost[i x nnuma + j] instead of their level's cost. */
-    int numa_level, nnuma;
-    uint64_t *numa_cost;
+    int numa_level;             /* the level of NUMA nodes (matrices) */
+    int package_level;          /* in-job levels: the level of packages
+                                   (gm_slot_package); -1 otherwise */
 } gm_lv;
 
 void gm_lv_free(gm_lv *lv);
@@ -166,14 +178,18 @@ const gm_lv *gm_machine_lv(const gm_machine *m);
 int gm_lv_level(const gm_machine *m, const gm_lv *lv, gm_place a,
                 gm_place b);
 /* The group table of a node's slots (NULL: group = slot, one level). */
-const int *gm_lv_groups(const gm_machine *m, const gm_lv *lv, int node);
-/* The cost of two distinct slots of a node: group tables g, levels nlev. */
-static inline int gm_lv_inner(const gm_lv *lv, const int *gid, int a, int b)
+const gm_lv_tab *gm_lv_table(const gm_machine *m, const gm_lv *lv, int node);
+/* 1 when some table of lv has a NUMA latency matrix. */
+int gm_lv_has_latencies(const gm_lv *lv);
+/* The level of two distinct slots of a node: group table t. */
+static inline int gm_lv_inner(const gm_lv *lv, const gm_lv_tab *t, int a,
+                              int b)
 {
     if (a == b)
         return -1;
-    if (!gid)
+    if (!t || !t->gid)
         return 0;
+    const int *gid = t->gid;
     int i = lv->nlev - 1;
     while (i > 0 && gid[a * lv->nlev + i] == gid[b * lv->nlev + i])
         i--;
@@ -181,17 +197,17 @@ static inline int gm_lv_inner(const gm_lv *lv, const int *gid, int a, int b)
 }
 
 /* The distance J counts between slots a and b of one node. */
-static inline uint64_t gm_lv_pair(const gm_lv *lv, const int *gid, int a,
+static inline uint64_t gm_lv_pair(const gm_lv *lv, const gm_lv_tab *t, int a,
                                   int b)
 {
-    int l = gm_lv_inner(lv, gid, a, b);
+    int l = gm_lv_inner(lv, t, a, b);
     if (l < 0)
         return 0;
-    if (lv->numa_cost && gid && l >= lv->numa_level) {
-        int i = gid[a * lv->nlev + lv->numa_level];
-        int j = gid[b * lv->nlev + lv->numa_level];
-        if (i != j && i < lv->nnuma && j < lv->nnuma)
-            return lv->numa_cost[i * lv->nnuma + j];
+    if (t && t->numa_cost && l >= lv->numa_level) {
+        int i = t->gid[a * lv->nlev + lv->numa_level];
+        int j = t->gid[b * lv->nlev + lv->numa_level];
+        if (i != j && i < t->nnuma && j < t->nnuma)
+            return t->numa_cost[i * t->nnuma + j];
     }
     return lv->cost[l];
 }

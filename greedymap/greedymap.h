@@ -276,9 +276,38 @@ int gm_machine_set_node_topology(gm_machine *m, const char *spec,
 /* The spec given to gm_machine_set_node_topology, or NULL when none. */
 const char *gm_machine_node_topology(const gm_machine *m);
 /* The package (socket) of a slot, by the package's logical index; 0 when
- * the node topology has no package level; -1 when no node topology is
- * set. */
+ * the node topology has no package level; -1 when no node topology or
+ * in-job levels are set (or the node has no levels). */
 int gm_slot_package(const gm_machine *m, int node, int slot);
+/* 1 when slots have packages (a node topology or in-job levels). */
+int gm_machine_has_packages(const gm_machine *m);
+
+/* In-job levels: each node its own hwloc topology and its own cores (the
+ * ones the job may use), as parmapper finds them inside the job.  The
+ * levels are those of a node topology (pu, core, l3, numa, package, with
+ * the same default costs and hwloc's NUMA latencies where it has them;
+ * gm_evaluate_levels), computed by the same code.
+ * gm_node_levels_describe: the groups of the ncores cores with logical
+ * indexes core[] of a loaded hwloc topology, GM_NODE_LEVELS ints per core
+ * into groups (bottom up: position in core[], core, L3, NUMA node,
+ * package; a level the topology lacks takes the group of the level
+ * above), and hwloc's NUMA latency costs (*nnuma x *nnuma, malloc'd,
+ * indexed by NUMA logical index; NULL and 0 when hwloc has no matrix).
+ * gm_machine_set_node_levels: node `node`'s slot s is then on described
+ * core s / per_core (two slots of one core differ at level pu).  The
+ * first call replaces a node topology or hierarchy; nodes not given
+ * levels have one level (every pair of slots costs 1).  Adding a node
+ * drops them.  Errors (TG_EINVAL): a core the topology lacks, slots that
+ * do not fit, a group out of range. */
+#define GM_NODE_LEVELS 5
+struct hwloc_topology;
+int gm_node_levels_describe(struct hwloc_topology *topo, const int *core,
+                            int ncores, int *groups, int *nnuma,
+                            uint64_t **numa_cost, tg_error *err);
+int gm_machine_set_node_levels(gm_machine *m, int node, const int *groups,
+                               int ncores, int per_core, int nnuma,
+                               const uint64_t *numa_cost, tg_error *err);
+
 
 /* ------------------------------------------------------ distance, routes */
 
@@ -375,6 +404,16 @@ typedef struct gm_place {
     int node;
     int slot;
 } gm_place;
+
+/* On every node whose distinct slots are all at the same distance
+ * (gm_comm_distance; no levels inside it, or levels that separate nothing
+ * there), give the node's tasks (map, n of them) its used slots in task
+ * order: every metric and J stay the same, and the k-th task of each such
+ * node sits on its k-th used slot, as one Slurm map_cpu list for all
+ * nodes wants (slots.c; nodes of more than 4096 slots are left as they
+ * are).  Returns 0 or TG_ENOMEM. */
+int gm_slots_task_order(const gm_machine *m, gm_place *map, int n,
+                        tg_error *err);
 
 /* Check a mapping of n tasks: node in range, slot < the node's slots, each
  * (node, slot) used once.  The message names the first offending task. */

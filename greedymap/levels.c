@@ -21,13 +21,21 @@
 
 #include "gm_internal.h"
 
+static void tab_free(gm_lv_tab *t)
+{
+    free(t->gid);
+    free(t->numa_cost);
+}
+
 void gm_lv_free(gm_lv *lv)
 {
     if (!lv)
         return;
-    free(lv->gid[0]);
-    free(lv->gid[1]);
-    free(lv->numa_cost);
+    tab_free(&lv->tab[0]);
+    tab_free(&lv->tab[1]);
+    for (int i = 0; lv->node && i < lv->nnodes; i++)
+        tab_free(&lv->node[i]);
+    free(lv->node);
     free(lv);
 }
 
@@ -38,11 +46,12 @@ gm_lv *gm_lv_new(int nlev, int a, int b)
         return NULL;
     lv->nlev = nlev;
     lv->node_factor = GM_NODE_FACTOR;
+    lv->package_level = -1;
     lv->nslots[0] = a;
     lv->nslots[1] = b;
-    lv->gid[0] = calloc((size_t)(a ? a : 1) * (size_t)nlev, sizeof(int));
-    lv->gid[1] = calloc((size_t)(b ? b : 1) * (size_t)nlev, sizeof(int));
-    if (!lv->gid[0] || !lv->gid[1]) {
+    lv->tab[0].gid = calloc((size_t)(a ? a : 1) * (size_t)nlev, sizeof(int));
+    lv->tab[1].gid = calloc((size_t)(b ? b : 1) * (size_t)nlev, sizeof(int));
+    if (!lv->tab[0].gid || !lv->tab[1].gid) {
         gm_lv_free(lv);
         return NULL;
     }
@@ -52,27 +61,39 @@ gm_lv *gm_lv_new(int nlev, int a, int b)
 /* No topology: every pair of slots of a node costs 1. */
 static const gm_lv default_lv = {
     .nlev = 1, .name = {"core", "node"}, .cost = {1}, .node_factor =
-    GM_NODE_FACTOR};
+    GM_NODE_FACTOR, .package_level = -1};
 
 const gm_lv *gm_machine_lv(const gm_machine *m)
 {
     return m->lv ? m->lv : &default_lv;
 }
 
-const int *gm_lv_groups(const gm_machine *m, const gm_lv *lv, int node)
+const gm_lv_tab *gm_lv_table(const gm_machine *m, const gm_lv *lv, int node)
 {
+    if (lv->node)
+        return lv->node[node].gid ? &lv->node[node] : NULL;
     int s = m->slots[node];
     if (s == lv->nslots[0])
-        return lv->gid[0];
+        return &lv->tab[0];
     if (s == lv->nslots[1])
-        return lv->gid[1];
+        return &lv->tab[1];
     return NULL;
+}
+
+int gm_lv_has_latencies(const gm_lv *lv)
+{
+    if (lv->tab[0].numa_cost || lv->tab[1].numa_cost)
+        return 1;
+    for (int i = 0; lv->node && i < lv->nnodes; i++)
+        if (lv->node[i].numa_cost)
+            return 1;
+    return 0;
 }
 
 int gm_lv_level(const gm_machine *m, const gm_lv *lv, gm_place a, gm_place b)
 {
     if (a.node == b.node)
-        return gm_lv_inner(lv, gm_lv_groups(m, lv, a.node), a.slot, b.slot);
+        return gm_lv_inner(lv, gm_lv_table(m, lv, a.node), a.slot, b.slot);
     int j = lv->nup - 1;
     while (j > 0 && a.node / lv->upsize[j] == b.node / lv->upsize[j])
         j--;
@@ -86,7 +107,7 @@ uint64_t gm_comm_distance(const gm_machine *m, gm_place a, gm_place b)
     if (l < 0)
         return 0;
     if (l < lv->nlev)
-        return gm_lv_pair(lv, gm_lv_groups(m, lv, a.node), a.slot, b.slot);
+        return gm_lv_pair(lv, gm_lv_table(m, lv, a.node), a.slot, b.slot);
     if (lv->nup)
         return lv->upcost[l - lv->nlev];
     return lv->node_factor * (uint64_t)gm_distance(m, a.node, b.node);
@@ -170,7 +191,7 @@ int gm_machine_set_hierarchy(gm_machine *m, const char *hierarchy,
         for (int j = 0; j < i; j++)
             size *= a[j];
         for (int s = 0; s < slots; s++)
-            lv->gid[0][s * k + i] = (int)(s / size);
+            lv->tab[0].gid[s * k + i] = (int)(s / size);
         lv->cost[i] = (uint64_t)d[i];
         snprintf(lv->name[i], sizeof lv->name[i], "level%d", i + 1);
     }

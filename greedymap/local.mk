@@ -54,8 +54,8 @@ check_PROGRAMS += tests/test_levels
 tests_test_levels_SOURCES = tests/test_levels.c tests/gm_testutil.c \
 	tests/gm_testutil.h
 tests_test_levels_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap
-tests_test_levels_CFLAGS = $(TG_TEST_CFLAGS)
-tests_test_levels_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD)
+tests_test_levels_CFLAGS = $(TG_TEST_CFLAGS) $(HWLOC_CFLAGS)
+tests_test_levels_LDADD = greedymap/libgreedymap.la $(TG_TEST_LDADD) $(HWLOC_LIBS)
 TESTS += tests/test_levels
 
 check_PROGRAMS += tests/test_baselines

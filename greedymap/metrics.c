@@ -22,6 +22,7 @@ typedef struct edge_sums {
     u128 bytes, offnode, cross, wdist;
     uint64_t dist;
     int dmax;
+    int packages; /* 1: count bytes across packages (gm_slot_package) */
 } edge_sums;
 
 static void hop_bytes(const tg_graph *g, const gm_machine *m,
@@ -41,7 +42,7 @@ static void hop_bytes(const tg_graph *g, const gm_machine *m,
             if (u > t) {
                 es->bytes += w;
                 es->offnode += a != map[u].node ? w : 0;
-                if (a == map[u].node && m->topo &&
+                if (a == map[u].node && es->packages &&
                     gm_slot_package(m, a, map[t].slot) !=
                         gm_slot_package(m, a, map[u].slot))
                     es->cross += w;
@@ -100,13 +101,14 @@ int gm_evaluate(const tg_graph *g, const gm_machine *m, const gm_place *map,
     out->edges = g->nedges;
     edge_sums es;
     memset(&es, 0, sizeof es);
+    es.packages = gm_machine_has_packages(m);
     hop_bytes(g, m, map, task_hop_bytes, out, &es);
     out->bytes = clamp(es.bytes, &out->saturated);
     out->offnode_bytes = clamp(es.offnode, &out->saturated);
     out->offnode_share =
         es.bytes ? (double)((long double)es.offnode / es.bytes) : 0;
     out->cross_socket_bytes = clamp(es.cross, &out->saturated);
-    out->has_node_topology = m->topo != NULL;
+    out->has_node_topology = gm_machine_has_packages(m);
     out->dilation_avg = g->nedges ? (double)es.dist / (double)g->nedges : 0;
     out->dilation_wavg =
         es.bytes ? (double)((long double)es.wdist / es.bytes) : 0;
@@ -140,7 +142,7 @@ int gm_evaluate_levels(const tg_graph *g, const gm_machine *m,
                      : lv->nup      ? lv->upcost[i - lv->nlev]
                                     : lv->node_factor;
     }
-    out->latency_level = lv->numa_cost ? lv->numa_level : -1;
+    out->latency_level = gm_lv_has_latencies(lv) ? lv->numa_level : -1;
     u128 bytes[GM_LEVELS_MAX] = {0}, j = 0;
     for (int t = 0; t < g->n; t++)
         for (int64_t e = g->xadj[t]; e < g->xadj[t + 1]; e++) {

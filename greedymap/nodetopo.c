@@ -49,6 +49,7 @@ static const char *const level_names[] = {"pu", "core", "l3", "numa",
                                           "package"};
 static const uint64_t level_costs[] = {1, 1, 2, 2, 4};
 enum { L_PU, L_CORE, L_L3, L_NUMA, L_PACKAGE, L_COUNT };
+_Static_assert(L_COUNT == GM_NODE_LEVELS, "greedymap.h describes five levels");
 
 /* The logical index of o's ancestor (or covering NUMA node) of `type`, or
  * `above` when the topology has none. */
@@ -64,14 +65,16 @@ static int group_of(hwloc_topology_t topo, hwloc_obj_t o,
     return p ? (int)p->logical_index : above;
 }
 
-/* Groups of every object of `type` (cores or PUs) at the five levels;
- * levels the topology lacks take the groups of the level above, so that
- * only levels it has separate two slots. */
+/* Groups at the five levels of `count` objects of `type` (cores or
+ * PUs): the idx[i]-th in logical order (the i-th when idx is NULL).
+ * Levels the topology lacks take the groups of the level above, so that
+ * only levels it has separate two slots; the pu group is i. */
 static void fill_groups(hwloc_topology_t topo, hwloc_obj_type_t type,
-                        int count, int *gid)
+                        const int *idx, int count, int *gid)
 {
     for (int i = 0; i < count; i++) {
-        hwloc_obj_t o = hwloc_get_obj_by_type(topo, type, (unsigned)i);
+        hwloc_obj_t o =
+            hwloc_get_obj_by_type(topo, type, (unsigned)(idx ? idx[i] : i));
         int *g = gid + (size_t)i * L_COUNT;
         g[L_PACKAGE] = group_of(topo, o, HWLOC_OBJ_PACKAGE, 0);
         g[L_NUMA] = group_of(topo, o, HWLOC_OBJ_NUMANODE, g[L_PACKAGE]);
@@ -83,12 +86,15 @@ static void fill_groups(hwloc_topology_t topo, hwloc_obj_type_t type,
 
 /* hwloc's NUMA latency matrix, when it covers every NUMA node, as costs
  * latency(i, j) / latency(i, i) rounded (at least 1): a remote access
- * twice as slow as a local one costs 2.  Returns 0 or TG_ENOMEM. */
-static int numa_costs(hwloc_topology_t topo, gm_lv *lv)
+ * twice as slow as a local one costs 2.  *nnuma = 0 and *cost = NULL
+ * without one.  Returns 0 or TG_ENOMEM. */
+static int numa_costs(hwloc_topology_t topo, int *nnuma, uint64_t **cost)
 {
     unsigned nr = 1;
     struct hwloc_distances_s *d = NULL;
     int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    *nnuma = 0;
+    *cost = NULL;
     if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, &d,
                                     HWLOC_DISTANCES_KIND_MEANS_LATENCY,
                                     0) < 0 ||
@@ -96,23 +102,48 @@ static int numa_costs(hwloc_topology_t topo, gm_lv *lv)
         return 0;
     int rc = 0;
     if ((int)d->nbobjs == n && n > 1) {
-        lv->numa_cost = malloc((size_t)n * (size_t)n * sizeof *lv->numa_cost);
-        if (!lv->numa_cost)
+        uint64_t *c = malloc((size_t)n * (size_t)n * sizeof *c);
+        if (!c)
             rc = TG_ENOMEM;
         for (int i = 0; i < n && !rc; i++) {
             uint64_t local = d->values[(size_t)i * n + i];
             for (int j = 0; j < n; j++) {
                 uint64_t v = d->values[(size_t)i * n + j];
-                uint64_t c = local ? (v + local / 2) / local : 1;
+                uint64_t x = local ? (v + local / 2) / local : 1;
                 int a = (int)d->objs[i]->logical_index;
                 int b = (int)d->objs[j]->logical_index;
-                lv->numa_cost[a * n + b] = c ? c : 1;
+                c[a * n + b] = x ? x : 1;
             }
         }
-        lv->nnuma = n;
+        *cost = c;
+        *nnuma = c ? n : 0;
     }
     hwloc_distances_release(topo, d);
     return rc;
+}
+
+/* A copy of an n x n matrix (NULL for NULL). */
+static int copy_matrix(const uint64_t *from, int n, uint64_t **to)
+{
+    *to = NULL;
+    if (!from || n <= 0)
+        return 0;
+    *to = malloc((size_t)n * (size_t)n * sizeof **to);
+    if (!*to)
+        return TG_ENOMEM;
+    memcpy(*to, from, (size_t)n * (size_t)n * sizeof **to);
+    return 0;
+}
+
+/* The five level names and default costs, bottom up. */
+static void name_levels(gm_lv *lv)
+{
+    for (int i = 0; i < L_COUNT; i++) {
+        snprintf(lv->name[i], sizeof lv->name[i], "%s", level_names[i]);
+        lv->cost[i] = level_costs[i];
+    }
+    snprintf(lv->name[L_COUNT], sizeof lv->name[0], "node");
+    lv->numa_level = L_NUMA;
 }
 
 static gm_lv *topology_levels(hwloc_topology_t topo, int cores, int pus)
@@ -120,19 +151,89 @@ static gm_lv *topology_levels(hwloc_topology_t topo, int cores, int pus)
     gm_lv *lv = gm_lv_new(L_COUNT, cores, pus);
     if (!lv)
         return NULL;
-    for (int i = 0; i < L_COUNT; i++) {
-        snprintf(lv->name[i], sizeof lv->name[i], "%s", level_names[i]);
-        lv->cost[i] = level_costs[i];
-    }
-    snprintf(lv->name[L_COUNT], sizeof lv->name[0], "node");
-    fill_groups(topo, HWLOC_OBJ_CORE, cores, lv->gid[0]);
-    fill_groups(topo, HWLOC_OBJ_PU, pus, lv->gid[1]);
-    lv->numa_level = L_NUMA;
-    if (numa_costs(topo, lv)) {
+    name_levels(lv);
+    fill_groups(topo, HWLOC_OBJ_CORE, NULL, cores, lv->tab[0].gid);
+    fill_groups(topo, HWLOC_OBJ_PU, NULL, pus, lv->tab[1].gid);
+    if (numa_costs(topo, &lv->tab[0].nnuma, &lv->tab[0].numa_cost) ||
+        copy_matrix(lv->tab[0].numa_cost, lv->tab[0].nnuma,
+                    &lv->tab[1].numa_cost)) {
         gm_lv_free(lv);
         return NULL;
     }
+    lv->tab[1].nnuma = lv->tab[0].nnuma;
     return lv;
+}
+
+/* ------------------------------------------------------ in-job levels */
+
+int gm_node_levels_describe(struct hwloc_topology *topo, const int *core,
+                            int ncores, int *groups, int *nnuma,
+                            uint64_t **numa_cost, tg_error *err)
+{
+    int have = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    for (int i = 0; i < ncores; i++)
+        if (core[i] < 0 || core[i] >= have)
+            return tg_error_set(err, TG_EINVAL, NULL, 0,
+                                "core %d: the topology has %d cores",
+                                core[i], have);
+    fill_groups(topo, HWLOC_OBJ_CORE, core, ncores, groups);
+    if (numa_costs(topo, nnuma, numa_cost))
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    return 0;
+}
+
+int gm_machine_set_node_levels(gm_machine *m, int node, const int *groups,
+                               int ncores, int per_core, int nnuma,
+                               const uint64_t *numa_cost, tg_error *err)
+{
+    int slots = m->slots[node];
+    if (per_core < 1 || (int64_t)ncores * per_core < slots)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "node '%s': %d slots do not fit on %d cores x "
+                            "%d tasks per core",
+                            m->host[node], slots, ncores, per_core);
+    for (int i = 0; i < ncores * L_COUNT; i++)
+        if (groups[i] < 0 ||
+            (i % L_COUNT == L_NUMA && nnuma && groups[i] >= nnuma))
+            return tg_error_set(err, TG_EINVAL, NULL, 0,
+                                "node '%s': group %d of core %d out of "
+                                "range",
+                                m->host[node], groups[i], i / L_COUNT);
+    gm_lv *lv = m->lv;
+    if (!lv || !lv->node) { /* the first node: a model of per-node tables */
+        lv = gm_lv_new(L_COUNT, 0, 0);
+        if (lv)
+            lv->node = calloc((size_t)m->n + 1, sizeof *lv->node);
+        if (!lv || !lv->node) {
+            gm_lv_free(lv);
+            return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+        }
+        lv->nnodes = m->n;
+        name_levels(lv);
+        lv->package_level = L_PACKAGE;
+        gm_lv_free(m->lv);
+        m->lv = lv;
+        gm_nodetopo_free(m->topo); /* the levels replace a node topology */
+        m->topo = NULL;
+    }
+    gm_lv_tab t = {NULL, 0, NULL};
+    t.gid = malloc(((size_t)slots + 1) * L_COUNT * sizeof *t.gid);
+    if (!t.gid || copy_matrix(numa_cost, nnuma, &t.numa_cost)) {
+        free(t.gid);
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    }
+    t.nnuma = t.numa_cost ? nnuma : 0;
+    /* Slot s is on core s / per_core; slots of one core differ at pu. */
+    for (int s = 0; s < slots; s++) {
+        memcpy(t.gid + (size_t)s * L_COUNT,
+               groups + (size_t)(s / per_core) * L_COUNT,
+               L_COUNT * sizeof *t.gid);
+        t.gid[(size_t)s * L_COUNT + L_PU] = s;
+    }
+    free(lv->node[node].gid);
+    free(lv->node[node].numa_cost);
+    lv->node[node] = t;
+    return 0;
 }
 
 /* A readable file is an XML topology; anything else a synthetic string.
@@ -222,10 +323,21 @@ const char *gm_machine_node_topology(const gm_machine *m)
     return m->topo ? m->topo->spec : NULL;
 }
 
+int gm_machine_has_packages(const gm_machine *m)
+{
+    return m->topo || (m->lv && m->lv->package_level >= 0);
+}
+
 int gm_slot_package(const gm_machine *m, int node, int slot)
 {
     const gm_nodetopo *t = m->topo;
-    if (!t)
-        return -1;
+    if (!t) {
+        const gm_lv_tab *tab =
+            m->lv && m->lv->package_level >= 0
+                ? gm_lv_table(m, m->lv, node)
+                : NULL;
+        return tab ? tab->gid[slot * m->lv->nlev + m->lv->package_level]
+                   : -1;
+    }
     return m->slots[node] == t->cores ? t->core_pkg[slot] : t->pu_pkg[slot];
 }

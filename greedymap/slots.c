@@ -38,7 +38,7 @@ typedef struct slots {
     int *rows;      /* row -> task */
 } slots;
 
-static uint64_t dist(const slots *s, const int *gid, int a, int b)
+static uint64_t dist(const slots *s, const gm_lv_tab *gid, int a, int b)
 {
     return gm_lv_pair(s->lv, gid, a, b);
 }
@@ -49,7 +49,7 @@ static void place_task(slots *s, int t)
 {
     const tg_graph *g = s->g;
     int node = s->map[t].node, ns = s->m->slots[node];
-    const int *gid = gm_lv_groups(s->m, s->lv, node);
+    const gm_lv_tab *gid = gm_lv_table(s->m, s->lv, node);
     int *occ = s->occ + s->first[node];
     int best = -1;
     gm_i128 best_cost = 0;
@@ -77,7 +77,7 @@ static void place_task(slots *s, int t)
 /* Add sign x w(x, v) x D(q, at) to C[x][q] for every neighbour x of v on
  * the node and every slot q: v's share of its neighbours' costs, v being
  * at slot `at`. */
-static void charge(slots *s, int v, int at, int sign, const int *gid, int ns)
+static void charge(slots *s, int v, int at, int sign, const gm_lv_tab *gid, int ns)
 {
     const tg_graph *g = s->g;
     for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++) {
@@ -92,7 +92,7 @@ static void charge(slots *s, int v, int at, int sign, const int *gid, int ns)
 }
 
 /* The best strictly improving swap or move of t; applied.  1 if any. */
-static int improve_task(slots *s, int t, const int *gid, int ns, int *occ,
+static int improve_task(slots *s, int t, const gm_lv_tab *gid, int ns, int *occ,
                         gm_i128 *wrow)
 {
     const tg_graph *g = s->g;
@@ -142,7 +142,7 @@ static int improve_task(slots *s, int t, const int *gid, int ns, int *occ,
 static void improve_node(slots *s, int node, gm_i128 *wrow)
 {
     int ns = s->m->slots[node], k = 0;
-    const int *gid = gm_lv_groups(s->m, s->lv, node);
+    const gm_lv_tab *gid = gm_lv_table(s->m, s->lv, node);
     int *occ = s->occ + s->first[node];
     for (int q = 0; q < ns; q++)
         if (occ[q] >= 0) {
@@ -224,5 +224,72 @@ int gm_slots_place(const tg_graph *g, const gm_machine *m, const int *order,
             improve_node(&s, node, wrow);
     free(wrow);
     slots_free(&s);
+    return 0;
+}
+
+/* ------------------------------------------------------- task order */
+
+/* Largest node whose slot pairs are all compared (O(s^2) distances). */
+#define SLOT_MAX_SYMMETRY 4096
+
+/* 1 when every two distinct slots of node cost the same distance. */
+static int symmetric(const gm_machine *m, const gm_lv *lv, int node)
+{
+    const gm_lv_tab *tab = gm_lv_table(m, lv, node);
+    int ns = m->slots[node];
+    if (!tab || ns < 3)
+        return 1;
+    if (ns > SLOT_MAX_SYMMETRY)
+        return 0;
+    uint64_t d = gm_lv_pair(lv, tab, 0, 1);
+    for (int a = 0; a < ns; a++)
+        for (int b = a + 1; b < ns; b++)
+            if (gm_lv_pair(lv, tab, a, b) != d)
+                return 0;
+    return 1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int gm_slots_task_order(const gm_machine *m, gm_place *map, int n,
+                        tg_error *err)
+{
+    const gm_lv *lv = gm_machine_lv(m);
+    int64_t *first = calloc((size_t)m->n + 2, sizeof *first);
+    int64_t *at = calloc((size_t)m->n + 1, sizeof *at);
+    int *slot = malloc(((size_t)n + 1) * sizeof *slot);
+    char *sym = malloc((size_t)m->n + 1);
+    if (!first || !at || !slot || !sym) {
+        free(first);
+        free(at);
+        free(slot);
+        free(sym);
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    }
+    for (int t = 0; t < n; t++)
+        first[map[t].node + 1]++;
+    for (int i = 0; i < m->n; i++) {
+        first[i + 1] += first[i];
+        at[i] = first[i];
+        sym[i] = first[i + 1] > first[i] + 1 && symmetric(m, lv, i);
+    }
+    for (int t = 0; t < n; t++)
+        slot[at[map[t].node]++] = map[t].slot;
+    for (int i = 0; i < m->n; i++) {
+        if (sym[i])
+            qsort(slot + first[i], (size_t)(first[i + 1] - first[i]),
+                  sizeof *slot, cmp_int);
+        at[i] = first[i];
+    }
+    for (int t = 0; t < n; t++)
+        map[t].slot = slot[at[map[t].node]++];
+    free(first);
+    free(at);
+    free(slot);
+    free(sym);
     return 0;
 }

@@ -341,6 +341,9 @@ typedef struct ht_placement {
     ht_cost cost;      /* predicted; < 0 when unknown */
 } ht_placement;
 
+/* n entries, each with empty cpus and nodes bitmaps (the rest zero:
+ * CPU, policy none), cost unknown; NULL when out of memory. */
+ht_placement *ht_placement_new(int n);
 /* Turn choice[] into a placement: cores from each choice's allowed set
  * (GPU: near the GPU; CPU: local to its memory), innermost sets first. */
 int ht_place(const ht_problem *p, const int *choice, ht_placement **out,

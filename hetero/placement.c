@@ -41,7 +41,7 @@ void ht_placement_free(ht_placement *pl)
     free(pl);
 }
 
-static ht_placement *placement_new(int n)
+ht_placement *ht_placement_new(int n)
 {
     ht_placement *pl = calloc(1, sizeof *pl);
     if (!pl)
@@ -117,7 +117,7 @@ int ht_place(const ht_problem *p, const int *choice, ht_placement **out,
     int rc = ht_evaluate(p, choice, &cost, err);
     if (rc)
         return rc;
-    ht_placement *pl = placement_new(p->n);
+    ht_placement *pl = ht_placement_new(p->n);
     by_set *tmp = malloc(((size_t)p->n + 1) * sizeof *tmp);
     char *used = malloc((size_t)p->node->ncores + 1);
     if (!pl || !tmp || !used)
@@ -356,7 +356,7 @@ int ht_placement_read(const char *path, ht_placement **out, tg_error *err)
     if (!json_is_array(ranks) || json_array_size(ranks) > INT32_MAX)
         rc =
             tg_error_set(err, TG_EPARSE, path, 0, "\"ranks\" must be an array");
-    else if (!(pl = placement_new((int)json_array_size(ranks))))
+    else if (!(pl = ht_placement_new((int)json_array_size(ranks))))
         rc = tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
     if (!rc && pred &&
         (!json_is_object(pred) ||

@@ -12,17 +12,23 @@
  * every core of the packages its ranks are on; with --bind-to core the
  * usable cores are exactly the ranks' cores, and with --bind-to none every
  * core of the host.  Topologies are loaded with hwloc's defaults, as Open
- * MPI loads them, so logical core indexes are those of its rankfiles.
- * The first ranks of the hosts then send their descriptions to rank 0,
- * hosts in the order of their first rank. */
+ * MPI loads them, so logical core indexes are those of its rankfiles
+ * (HWLOC_XMLFILE in the ranks' environment makes it an XML topology,
+ * whose binding hwloc cannot read: every core of it is then usable).
+ * The first rank of a host also describes the levels of its usable cores
+ * (package, NUMA node, L3, core) and hwloc's NUMA latencies, with
+ * greedymap's code (gm_node_levels_describe), so that the search counts
+ * bytes across them.  The first ranks of the hosts then send their
+ * descriptions to rank 0, hosts in the order of their first rank. */
 #include <hwloc.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parmapper.h"
 
 /* The fields of one host after its name, as ints. */
-enum { F_CORES, F_PACKAGES, F_RANKS, F_NUSABLE, F_HEAD };
+enum { F_CORES, F_PACKAGES, F_RANKS, F_NUSABLE, F_NNUMA, F_HEAD };
 
 /* This process's binding as 64-bit words (nwords of them), and the
  * topology for the host's description. */
@@ -59,18 +65,22 @@ static int my_binding(hwloc_topology_t *topo, unsigned long **words,
 }
 
 /* The description of this host from the union of its ranks' bindings:
- * F_HEAD ints, the usable cores' logical indexes, then the first PU (OS
- * index) of every core. */
+ * F_HEAD ints, the usable cores' logical indexes, the first PU (OS index)
+ * of every core, GM_NODE_LEVELS groups per usable core, and the NUMA
+ * latency costs (F_NNUMA squared, row by row). */
 static int describe(hwloc_topology_t topo, const unsigned long *words,
                     int nwords, int ranks, int **desc, int *len,
                     tg_error *err)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-    int *d = malloc(((size_t)F_HEAD + 2 * (size_t)cores) * sizeof *d);
-    if (!set || !d) {
+    int *usable = malloc(((size_t)cores + 1) * sizeof *usable);
+    int *groups =
+        malloc(((size_t)cores + 1) * GM_NODE_LEVELS * sizeof *groups);
+    if (!set || !usable || !groups) {
         hwloc_bitmap_free(set);
-        free(d);
+        free(usable);
+        free(groups);
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
     for (int i = 0; i < nwords; i++)
@@ -81,19 +91,42 @@ static int describe(hwloc_topology_t topo, const unsigned long *words,
         hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE,
                                                  (unsigned)c);
         if (hwloc_bitmap_intersects(core->cpuset, set))
-            d[F_HEAD + k++] = c;
+            usable[k++] = c;
     }
-    for (int c = 0; c < cores; c++)
-        d[F_HEAD + k + c] = hwloc_bitmap_first(
-            hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)c)->cpuset);
     hwloc_bitmap_free(set);
-    d[F_CORES] = cores;
-    d[F_PACKAGES] = packages > 0 ? packages : 1;
-    d[F_RANKS] = ranks;
-    d[F_NUSABLE] = k;
-    *desc = d;
-    *len = F_HEAD + k + cores;
-    return 0;
+    int nnuma = 0;
+    uint64_t *numa = NULL;
+    int rc = gm_node_levels_describe(topo, usable, k, groups, &nnuma, &numa,
+                                     err);
+    size_t total = (size_t)F_HEAD + (size_t)k + (size_t)cores +
+                   (size_t)k * GM_NODE_LEVELS + (size_t)nnuma * nnuma;
+    int *d = rc ? NULL : malloc(total * sizeof *d);
+    if (!rc && !d)
+        rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    if (!rc) {
+        int *at = d + F_HEAD;
+        memcpy(at, usable, (size_t)k * sizeof *at);
+        at += k;
+        for (int c = 0; c < cores; c++)
+            *at++ = hwloc_bitmap_first(
+                hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)c)
+                    ->cpuset);
+        memcpy(at, groups, (size_t)k * GM_NODE_LEVELS * sizeof *at);
+        at += (size_t)k * GM_NODE_LEVELS;
+        for (int i = 0; i < nnuma * nnuma; i++) /* small ratios */
+            *at++ = numa[i] > INT_MAX ? INT_MAX : (int)numa[i];
+        d[F_CORES] = cores;
+        d[F_PACKAGES] = packages > 0 ? packages : 1;
+        d[F_RANKS] = ranks;
+        d[F_NUSABLE] = k;
+        d[F_NNUMA] = nnuma;
+        *desc = d;
+        *len = (int)total;
+    }
+    free(usable);
+    free(groups);
+    free(numa);
+    return rc;
 }
 
 /* Rank 0 of `leaders`: unpack every host's name and description. */
@@ -110,15 +143,27 @@ static int unpack(const char *names, const int *desc, int nhosts,
         h->packages = desc[F_PACKAGES];
         h->ranks = desc[F_RANKS];
         h->nusable = desc[F_NUSABLE];
+        h->nnuma = desc[F_NNUMA];
         h->name = strdup(names + (size_t)i * MPI_MAX_PROCESSOR_NAME);
         h->core = malloc(((size_t)h->nusable + 1) * sizeof *h->core);
         h->pu = malloc(((size_t)h->cores + 1) * sizeof *h->pu);
-        if (!h->name || !h->core || !h->pu)
+        h->groups = malloc(((size_t)h->nusable + 1) * GM_NODE_LEVELS *
+                           sizeof *h->groups);
+        h->numa_cost = malloc(((size_t)h->nnuma * h->nnuma + 1) *
+                              sizeof *h->numa_cost);
+        if (!h->name || !h->core || !h->pu || !h->groups || !h->numa_cost)
             return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
-        memcpy(h->core, desc + F_HEAD, (size_t)h->nusable * sizeof *h->core);
-        memcpy(h->pu, desc + F_HEAD + h->nusable,
-               (size_t)h->cores * sizeof *h->pu);
-        desc += F_HEAD + h->nusable + h->cores;
+        const int *at = desc + F_HEAD;
+        memcpy(h->core, at, (size_t)h->nusable * sizeof *h->core);
+        at += h->nusable;
+        memcpy(h->pu, at, (size_t)h->cores * sizeof *h->pu);
+        at += h->cores;
+        memcpy(h->groups, at,
+               (size_t)h->nusable * GM_NODE_LEVELS * sizeof *h->groups);
+        at += (size_t)h->nusable * GM_NODE_LEVELS;
+        for (int j = 0; j < h->nnuma * h->nnuma; j++)
+            h->numa_cost[j] = (uint64_t)*at++;
+        desc = at;
     }
     return 0;
 }
@@ -240,6 +285,8 @@ void pm_hosts_free(pm_hosts *h)
         free(h->h[i].name);
         free(h->h[i].core);
         free(h->h[i].pu);
+        free(h->h[i].groups);
+        free(h->h[i].numa_cost);
     }
     free(h->h);
     memset(h, 0, sizeof *h);

@@ -6,8 +6,8 @@
 
 #include "parmapper.h"
 
-/* A point as it travels: total, max, load, config, round, seed, id. */
-enum { WORDS = 7 };
+/* A point as it travels: total, max, load, config, round, seed, id, J. */
+enum { WORDS = 8 };
 
 static void pack(const pm_point *p, uint64_t *w)
 {
@@ -18,12 +18,13 @@ static void pack(const pm_point *p, uint64_t *w)
     w[4] = (uint64_t)p->round;
     w[5] = p->seed;
     w[6] = (uint64_t)p->id;
+    w[7] = p->cost;
 }
 
 static pm_point unpack(const uint64_t *w, int rank)
 {
     pm_point p = {w[0], w[1], w[2], (int)w[3], (int)w[4], w[5], rank,
-                  (int)w[6]};
+                  (int)w[6], w[7]};
     return p;
 }
 

@@ -6,7 +6,7 @@
 bin_PROGRAMS += parmapper/parmapper
 parmapper_parmapper_SOURCES = parmapper/parmapper.h parmapper/main.c \
 	parmapper/options.c parmapper/discover.c parmapper/share.c \
-	parmapper/slots.c parmapper/rankfile.c parmapper/search.c parmapper/pareto.h \
+	parmapper/slots.c parmapper/binding.c parmapper/rankfile.c parmapper/search.c parmapper/pareto.h \
 	parmapper/pareto.c parmapper/gather.c parmapper/outputs.c \
 	parmapper/report.c parmapper/hetero.c parmapper/signals.c \
 	greedymap/cmd.h \

@@ -44,7 +44,7 @@ typedef struct job {
     gm_machine *m;
     tg_graph *g;
     pm_slots slots;
-    int *cpus, ncpus;
+    pm_binding bind;
     pm_outputs outs;
     gm_config *configs;
     int nconfigs;
@@ -63,11 +63,22 @@ static void job_free(job *j)
         return; /* its thread still reads the machine, graph and configs */
     pm_search_free(j->search);
     free(j->configs);
-    free(j->cpus);
+    pm_binding_free(&j->bind);
     pm_slots_free(&j->slots);
     tg_graph_free(j->g);
     gm_machine_free(j->m);
     pm_hosts_free(&j->hosts);
+}
+
+/* The levels line: bytes per level and J, the default's J beside. */
+static void print_levels(const gm_level_metrics *c, const gm_level_metrics *d)
+{
+    fputs("levels:", stdout);
+    for (int i = 0; i < c->nlevels; i++)
+        printf(" %s %" PRIu64 "%s", c->name[i], c->bytes[i],
+               i + 1 < c->nlevels ? "," : ";");
+    printf(" J %" PRIu64 " (default: J %" PRIu64 ")\n", c->comm_cost,
+           d->comm_cost);
 }
 
 /* Rank 0, after the choice: every metric of the chosen and of the block
@@ -76,26 +87,38 @@ static int finish(job *j, int nranks)
 {
     tg_error err;
     gm_metrics chosen, deflt;
+    gm_level_metrics chosen_lv, deflt_lv;
     const pm_result *r = &j->result;
     gm_place *block = malloc(((size_t)j->g->n + 1) * sizeof *block);
     if (!block) {
         fputs("parmapper: out of memory\n", stderr);
         return 1;
     }
-    int rc = gm_evaluate(j->g, j->m, r->map, 0, NULL, &chosen, &err);
+    /* Slots nothing tells apart in rank order: one map_cpu list then
+     * fits wherever the nodes' cores do (binding.c). */
+    int rc = gm_slots_task_order(j->m, r->map, j->g->n, &err);
+    if (!rc)
+        rc = gm_evaluate(j->g, j->m, r->map, 0, NULL, &chosen, &err);
+    if (!rc)
+        rc = gm_evaluate_levels(j->g, j->m, r->map, &chosen_lv, &err);
     if (!rc)
         rc = gm_baseline_map(j->g, j->m, GM_BASE_BLOCK, 0, block, &err);
     if (!rc)
         rc = gm_evaluate(j->g, j->m, block, 0, NULL, &deflt, &err);
+    if (!rc)
+        rc = gm_evaluate_levels(j->g, j->m, block, &deflt_lv, &err);
     free(block);
     if (rc)
         return cli_fail(&err);
     if (j->o.nhetero && (rc = pm_hetero_place(&j->het, &j->o, j->m, r->map)))
         return rc;
-    pm_report_input in = {&j->o,     j->g,          j->m,       &j->hosts,
-                          j->configs, j->nconfigs,  r,          &chosen,
-                          &deflt,     j->cpus,      j->ncpus,
-                          j->o.nhetero ? &j->het : NULL,        0,
+    if ((rc = pm_binding_make(&j->o, j->m, &j->slots, r->map, j->g->n,
+                              &j->bind)))
+        return rc;
+    pm_report_input in = {&j->o,      j->g,        j->m,     &j->hosts,
+                          j->configs, j->nconfigs, r,        &chosen,
+                          &deflt,     &chosen_lv,  &deflt_lv, &j->bind,
+                          j->o.nhetero ? &j->het : NULL,      0,
                           nranks};
     in.total_seconds = MPI_Wtime() - j->t0;
     if ((rc = pm_outputs_write(&j->outs, &in, &j->slots)))
@@ -113,6 +136,8 @@ static int finish(job *j, int nranks)
            gm_config_format(&c, text, sizeof text), chosen.hop_bytes_avg,
            chosen.hop_bytes_max, deflt.hop_bytes_avg, deflt.hop_bytes_max,
            r->front.n, runs, nranks, r->seconds);
+    if (gm_machine_has_packages(j->m))
+        print_levels(&chosen_lv, &deflt_lv);
     return 0;
 }
 
@@ -160,8 +185,6 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
         rc = check_ranks(&j->o, j->g, size);
         if (!rc)
             rc = pm_slots_make(&j->o, j->m, &j->hosts, &j->slots);
-        if (!rc && (j->o.slurm_hostfile || j->o.hydra_hostfile))
-            rc = pm_slurm_cpus(j->m, &j->slots, &j->cpus, &j->ncpus);
         if (!rc && j->o.nhetero)
             rc = pm_hetero_load(&j->o, j->g, &j->het);
         if (!rc)

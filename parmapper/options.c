@@ -1,5 +1,6 @@
 /* options.c: parmapper's command line and help. */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parmapper.h"
@@ -58,11 +59,14 @@ static const char help[] =
     "  --slurm-hostfile FILE\n"
     "                       one host per rank, for SLURM_HOSTFILE with\n"
     "                       srun --distribution=arbitrary; the matching\n"
-    "                       --cpu-bind=map_cpu: list is printed\n"
+    "                       --cpu-bind=map_cpu: list is printed, or, when\n"
+    "                       no one list binds every node's ranks to their\n"
+    "                       cores, FILE.placement.json is written for\n"
+    "                       topomap-exec and the line runs it\n"
     "  --hydra-hostfile FILE\n"
     "                       one host per rank, for MPICH's mpiexec -f FILE\n"
     "                       (Hydra); the matching -bind-to user: list is\n"
-    "                       printed\n"
+    "                       printed (or topomap-exec's, as for Slurm)\n"
     "  --mapping FILE       topomap mapping: \"task host slot\"\n"
     "  --report FILE        JSON: the Pareto front, the chosen point, the\n"
     "                       default (block) mapping, times and runs\n"
@@ -96,7 +100,14 @@ static const char help[] =
     "                       fattree:FILE, dragonfly:G,R,N or graph:FILE\n"
     "  --positions FILE     where each host sits on the network\n"
     "  --node-topology T    hwloc synthetic string or XML file, the same for\n"
-    "                       every node\n"
+    "                       every node.  Without it, in a job, each host's\n"
+    "                       own hwloc topology gives the levels of the\n"
+    "                       cores the job may use there (package, NUMA\n"
+    "                       node, L3, core), and the search counts bytes\n"
+    "                       across them (J in the report)\n"
+    "  --no-levels          in a job, leave the hosts' levels out (every\n"
+    "                       two cores of a host cost the same), for\n"
+    "                       comparison\n"
     "\n" CMD_GRAPH_HELP "\n"
     "man parmapper has the details.\n";
 
@@ -105,7 +116,7 @@ enum {
     OPT_TASKS_PER_SLOT = CMD_CODES_END, OPT_TIME, OPT_ROUNDS, OPT_FIRST,
     OPT_ALPHA, OPT_SELECT, OPT_RANKFILE, OPT_SLURM, OPT_HYDRA, OPT_MAPPING,
     OPT_REPORT,
-    OPT_HETERO, OPT_PLACEMENT, OPT_CHECK_RANKFILE, OPT_QUIET
+    OPT_HETERO, OPT_PLACEMENT, OPT_CHECK_RANKFILE, OPT_QUIET, OPT_NO_LEVELS
 };
 
 static const struct option longopts[] = {
@@ -126,6 +137,7 @@ static const struct option longopts[] = {
     {"placement", required_argument, NULL, OPT_PLACEMENT},
     {"check-rankfile", required_argument, NULL, OPT_CHECK_RANKFILE},
     {"quiet", no_argument, NULL, OPT_QUIET},
+    {"no-levels", no_argument, NULL, OPT_NO_LEVELS},
     HT_CLI_LONGOPTS,
     {NULL, 0, NULL, 0}};
 
@@ -180,6 +192,7 @@ static int parse_one(int c, const char *v, pm_options *o)
     case OPT_PLACEMENT: o->placement = v; return 0;
     case OPT_CHECK_RANKFILE: o->check_rankfile = v; return 0;
     case OPT_QUIET: o->quiet = 1; return 0;
+    case OPT_NO_LEVELS: o->no_levels = 1; return 0;
     default:
         k = ht_cli_option(&o->het, c, v);
         if (k > 0) /* getopt_long returns only the table's values */
@@ -242,19 +255,25 @@ int pm_parse(int argc, char **argv, pm_options *o)
         rc = check_hetero(o);
     if (rc)
         return rc;
+    char *bind = pm_binding_path(o);
     const char *outs[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
-                                 o->report, o->placement, o->hydra_hostfile};
+                                 o->report, o->placement, o->hydra_hostfile,
+                                 bind};
     static const char *const names[PM_OUTS] = {
         "--rankfile", "--slurm-hostfile", "--mapping", "--report",
-        "--placement", "--hydra-hostfile"};
+        "--placement", "--hydra-hostfile",
+        "the hostfile's binding placement (FILE.placement.json)"};
     int any = 0;
     for (int i = 0; i < PM_OUTS; i++) {
         any |= outs[i] != NULL;
         for (int k = 0; k < i; k++)
-            if (outs[i] && outs[k] && !strcmp(outs[i], outs[k]))
+            if (outs[i] && outs[k] && !strcmp(outs[i], outs[k])) {
+                free(bind);
                 return cli_usage_error("%s and %s name the same file",
                                        names[k], names[i]);
+            }
     }
+    free(bind);
     if (!any)
         return cli_usage_error("nothing to write: give --rankfile, "
                                "--slurm-hostfile, --hydra-hostfile, "

@@ -6,16 +6,14 @@
  * the search leaves nothing behind.  At the end all are written as
  * temporaries and renamed into place together (tg_out_commit_all).
  *
- * Slurm.  srun --cpu-bind=map_cpu:LIST binds the k-th task of every node
- * to LIST's k-th CPU, one list for all nodes.  So the Slurm outputs keep
- * the chosen nodes (SLURM_HOSTFILE with --distribution=arbitrary: the
- * node of each rank, in rank order) and give the k-th rank of a node
- * (counted in rank order) the node's slot k; the rankfile keeps the slots
- * of the mapping itself.  Inside a node only the slots differ, so every
- * network metric of the report holds for both.  MPICH's Hydra binds the
- * same way (mpiexec -f FILE: a host per rank in rank order; -bind-to
- * user:LIST: the k-th process of a node to LIST's k-th CPU), so its
- * hostfile and list are the Slurm ones.
+ * Slurm.  The Slurm outputs keep the chosen nodes (SLURM_HOSTFILE with
+ * --distribution=arbitrary: the node of each rank, in rank order) and the
+ * chosen cores: binding.c gives the one --cpu-bind=map_cpu: list that
+ * binds every rank to its slot's CPU, or, when no one list does, the
+ * topomap-exec placement that does, and the launch line says which.
+ * MPICH's Hydra binds the same way (mpiexec -f FILE: a host per rank in
+ * rank order; -bind-to user:LIST: the k-th process of a node to LIST's
+ * k-th CPU), so its hostfile and list are the Slurm ones.
  *
  * The placement of --hetero is keyed by host and local rank; topomap-exec
  * rebinds each rank to its cores, which may differ from its rankfile slot
@@ -26,13 +24,15 @@
 
 #include "parmapper.h"
 
-/* Open a temporary for every requested output.  Returns the exit code
- * (after the message), none left open on failure. */
-static int open_all(const pm_options *o, pm_outputs *out)
+/* Open a temporary for every requested output, and for the binding
+ * placement at bind (NULL: none).  Returns the exit code (after the
+ * message), none left open on failure. */
+static int open_all(const pm_options *o, const char *bind, pm_outputs *out)
 {
     memset(out, 0, sizeof *out);
     const char *paths[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
-                                  o->report, o->placement, o->hydra_hostfile};
+                                  o->report, o->placement, o->hydra_hostfile,
+                                  bind};
     tg_error err;
     for (int i = 0; i < PM_OUTS; i++) {
         if (!paths[i])
@@ -49,10 +49,12 @@ static int open_all(const pm_options *o, pm_outputs *out)
 int pm_outputs_check(const pm_options *o)
 {
     pm_outputs out;
+    char *bind = pm_binding_path(o); /* written only when needed */
     pm_files_lock();
-    int rc = open_all(o, &out);
+    int rc = open_all(o, bind, &out);
     pm_outputs_abort(&out);
     pm_files_unlock(0);
+    free(bind);
     return rc;
 }
 
@@ -63,48 +65,6 @@ void pm_outputs_abort(pm_outputs *out)
             tg_out_abort(&out->f[i]);
             out->open[i] = 0;
         }
-}
-
-int pm_slurm_cpus(const gm_machine *m, const pm_slots *s, int **cpus,
-                  int *n)
-{
-    int most = 0, nodes = gm_machine_nodes(m);
-    for (int i = 0; i < nodes; i++)
-        if (gm_machine_slots(m, i) > most)
-            most = gm_machine_slots(m, i);
-    int *c = malloc(((size_t)most + 1) * sizeof *c);
-    /* from[k]: the first node with a slot k */
-    int *from = malloc(((size_t)most + 1) * sizeof *from);
-    if (!c || !from) {
-        free(c);
-        free(from);
-        fputs("parmapper: out of memory\n", stderr);
-        return 1;
-    }
-    for (int k = 0; k < most; k++)
-        from[k] = -1;
-    for (int i = 0; i < nodes; i++)
-        for (int k = 0; k < gm_machine_slots(m, i); k++) {
-            if (from[k] < 0) {
-                from[k] = i;
-                c[k] = s->cpu[i][k];
-            } else if (c[k] != s->cpu[i][k]) {
-                fprintf(stderr,
-                        "parmapper: --slurm-hostfile, --hydra-hostfile: "
-                        "srun's map_cpu and Hydra's user: lists are one "
-                        "list for every node, but slot %d is CPU %d "
-                        "on %s and CPU %d on %s\n",
-                        k, c[k], gm_machine_hostname(m, from[k]),
-                        s->cpu[i][k], gm_machine_hostname(m, i));
-                free(c);
-                free(from);
-                return 1;
-            }
-        }
-    free(from);
-    *cpus = c;
-    *n = most;
-    return 0;
 }
 
 static void write_rankfile(FILE *fp, const gm_machine *m,
@@ -133,14 +93,20 @@ static void write_mapping(FILE *fp, const gm_machine *m, const gm_place *map,
                 map[t].slot);
 }
 
-/* The launcher options that go with the Slurm or Hydra hostfile. */
+/* The launcher options that go with the Slurm or Hydra hostfile: its
+ * own binding list, or its binding off and topomap-exec. */
 static void print_launch(const char *head, const char *path,
-                         const char *bind, const int *cpus, int n)
+                         const char *bind, const char *none,
+                         const pm_binding *b)
 {
     printf(head, path);
+    if (b->placement) {
+        printf("%s topomap-exec %s --\n", none, b->path);
+        return;
+    }
     fputs(bind, stdout);
-    for (int k = 0; k < n; k++)
-        printf("%s%d", k ? "," : "", cpus[k]);
+    for (int k = 0; k < b->ncpus; k++)
+        printf("%s%d", k ? "," : "", b->cpus[k]);
     putchar('\n');
 }
 
@@ -151,7 +117,8 @@ static int write_all(pm_outputs *out, const pm_report_input *in,
     const gm_machine *m = in->m;
     const gm_place *map = in->r->map;
     int n = in->g->n;
-    int rc = open_all(in->o, out);
+    const pm_binding *b = in->bind;
+    int rc = open_all(in->o, b->placement ? b->path : NULL, out);
     if (rc)
         return rc;
     tg_error err;
@@ -174,6 +141,12 @@ static int write_all(pm_outputs *out, const pm_report_input *in,
         pm_outputs_abort(out);
         return cli_fail(&err);
     }
+    if (out->open[PM_OUT_BINDING] &&
+        ht_placement_fwrite(out->f[PM_OUT_BINDING].fp, b->path, b->placement,
+                            &err)) {
+        pm_outputs_abort(out);
+        return cli_fail(&err);
+    }
     tg_out f[PM_OUTS];
     int k = 0;
     for (int i = 0; i < PM_OUTS; i++)
@@ -183,21 +156,24 @@ static int write_all(pm_outputs *out, const pm_report_input *in,
         }
     if (tg_out_commit_all(f, k, &err))
         return cli_fail(&err);
-    const char *names[PM_OUTS] = {"rankfile", "Slurm hostfile", "mapping",
-                                  "report", "placement", "Hydra hostfile"};
+    const char *names[PM_OUTS] = {"rankfile",         "Slurm hostfile",
+                                  "mapping",          "report",
+                                  "placement",        "Hydra hostfile",
+                                  "binding placement"};
     const char *paths[PM_OUTS] = {in->o->rankfile, in->o->slurm_hostfile,
                                   in->o->mapping, in->o->report,
-                                  in->o->placement, in->o->hydra_hostfile};
+                                  in->o->placement, in->o->hydra_hostfile,
+                                  b->placement ? b->path : NULL};
     for (int i = 0; i < PM_OUTS; i++)
         if (paths[i])
             printf("wrote %s %s\n", names[i], paths[i]);
     if (in->o->slurm_hostfile)
         print_launch("slurm: SLURM_HOSTFILE=%s srun --distribution=arbitrary ",
-                     in->o->slurm_hostfile, "--cpu-bind=map_cpu:", in->cpus,
-                     in->ncpus);
+                     in->o->slurm_hostfile, "--cpu-bind=map_cpu:",
+                     "--cpu-bind=none", b);
     if (in->o->hydra_hostfile)
         print_launch("hydra: mpiexec -f %s ", in->o->hydra_hostfile,
-                     "-bind-to user:", in->cpus, in->ncpus);
+                     "-bind-to user:", "-bind-to none", b);
     return 0;
 }
 

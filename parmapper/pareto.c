@@ -38,12 +38,14 @@ static int cmp_key(const pm_point *a, const pm_point *b)
     return c;
 }
 
-/* The average, then the maximum, then the key. */
+/* The average, then the maximum, then J, then the key. */
 static int cmp_rest(const pm_point *a, const pm_point *b)
 {
     int c = cmp_u64(a->total, b->total);
     if (!c)
         c = cmp_u64(a->max, b->max);
+    if (!c)
+        c = cmp_u64(a->cost, b->cost);
     return c ? c : cmp_key(a, b);
 }
 
@@ -53,6 +55,8 @@ int pm_dominates(const pm_point *a, const pm_point *b)
         return 0;
     if (a->total < b->total || a->max < b->max)
         return 1;
+    if (a->cost != b->cost)
+        return a->cost < b->cost;
     return cmp_key(a, b) < 0;
 }
 

@@ -6,7 +6,10 @@
  * hop_bytes_total (= average x tasks, an exact integer; the task count is
  * the same for every point).  Point a dominates point b when a is no
  * worse in both metrics and better in one, or equal in both with a
- * smaller key (config, seed, round).  That makes domination a strict
+ * smaller communication cost J (bytes x level distance, gm_evaluate_levels:
+ * of mappings with the same hop-bytes, the one whose ranks cross fewer
+ * packages, NUMA nodes and caches), or equal in that too with a smaller
+ * key (config, seed, round).  That makes domination a strict
  * order, so of several runs with equal metrics exactly one stays on the
  * front, the one with the smallest key, and the front of the union of
  * the ranks' fronts is the front of all runs, whatever the ranks.
@@ -21,7 +24,7 @@
  *   max      the smallest maximum.
  *   maxload  the smallest heuristic max link load (papers/001, 5.1).
  * Ties: the smaller average, then the smaller maximum, then the smaller
- * key (config index, then seed, then round). */
+ * J, then the smaller key (config index, then seed, then round). */
 #ifndef TOPOMAP_PARMAPPER_PARETO_H
 #define TOPOMAP_PARMAPPER_PARETO_H
 
@@ -36,6 +39,7 @@ typedef struct pm_point {
     uint64_t seed;
     int rank;       /* the rank that holds its mapping */
     int id;         /* the mapping's number on that rank */
+    uint64_t cost;  /* J (gm_level_metrics.comm_cost) */
 } pm_point;
 
 typedef enum pm_criterion {

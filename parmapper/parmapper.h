@@ -40,6 +40,7 @@ typedef struct pm_options {
     double alpha;        /* --alpha (1.05) */
     pm_criterion select; /* --select (alpha) */
     int quiet;           /* --quiet: no progress lines */
+    int no_levels;       /* --no-levels: no in-job levels (share.c) */
     const char *rankfile, *slurm_hostfile, *mapping, *report;
     const char *hydra_hostfile; /* --hydra-hostfile: MPICH's mpiexec -f */
     const char *hetero[PM_HETERO_MAX]; /* --hetero INPUT, in order */
@@ -64,6 +65,10 @@ typedef struct pm_host {
                       * bindings (a core counts when one of its PUs is in) */
     int *core;       /* their logical indexes, ascending (nusable) */
     int *pu;         /* every core's first PU, by OS index (cores) */
+    int *groups;     /* the levels of the usable cores: GM_NODE_LEVELS
+                      * groups per core (gm_node_levels_describe) */
+    int nnuma;       /* hwloc's NUMA latency costs, nnuma x nnuma */
+    uint64_t *numa_cost; /* (nnuma 0: hwloc has no latency matrix) */
     int tasks_per_slot; /* ranks per usable core in the machine
                          * (pm_hosts_tasks_per_slot) */
 } pm_host;
@@ -261,7 +266,7 @@ void pm_files_unlock(int committed);
  * unwritable path is found at once), written and committed together at
  * the end. */
 enum { PM_OUT_RANKFILE, PM_OUT_SLURM, PM_OUT_MAPPING, PM_OUT_REPORT,
-       PM_OUT_PLACEMENT, PM_OUT_HYDRA, PM_OUTS };
+       PM_OUT_PLACEMENT, PM_OUT_HYDRA, PM_OUT_BINDING, PM_OUTS };
 typedef struct pm_outputs {
     tg_out f[PM_OUTS];
     int open[PM_OUTS];
@@ -273,13 +278,25 @@ typedef struct pm_outputs {
 int pm_outputs_check(const pm_options *o);
 /* Remove the temporaries of every open output. */
 void pm_outputs_abort(pm_outputs *out);
-/* The map_cpu list of srun for the mapping (Slurm binds the k-th rank of
- * each node to the k-th entry), which is also Hydra's -bind-to user:
- * list: the cores of slots 0, 1, ... in order, which must be the same on
- * every node.  Returns 0, or 1 after a message naming two nodes that
- * differ. */
-int pm_slurm_cpus(const gm_machine *m, const pm_slots *s, int **cpus,
-                  int *n);
+/* How srun and Hydra bind the ranks to the chosen cores (binding.c): one
+ * map_cpu (-bind-to user:) list for every node when the k-th rank of
+ * every node is on the same CPU; otherwise a topomap-exec placement that
+ * binds each rank to its CPU, written to pm_binding_path. */
+typedef struct pm_binding {
+    int *cpus, ncpus;        /* the list; NULL when none fits */
+    ht_placement *placement; /* else each rank's CPU */
+    char *path;              /* where the placement goes */
+} pm_binding;
+
+/* The placement's path: the Slurm hostfile's (else Hydra's) path with
+ * ".placement.json" added; NULL without either (or out of memory). */
+char *pm_binding_path(const pm_options *o);
+/* The binding of mapping map (n ranks) with --slurm-hostfile or
+ * --hydra-hostfile (empty without).  Returns 0, or 1 after a message. */
+int pm_binding_make(const pm_options *o, const gm_machine *m,
+                    const pm_slots *s, const gm_place *map, int n,
+                    pm_binding *b);
+void pm_binding_free(pm_binding *b);
 
 /* What the report describes besides the result. */
 typedef struct pm_report_input {
@@ -292,8 +309,8 @@ typedef struct pm_report_input {
     const pm_result *r;
     const gm_metrics *chosen;   /* every metric of the chosen mapping */
     const gm_metrics *deflt;    /* every metric of the block mapping */
-    const int *cpus;            /* the Slurm map_cpu list (ncpus) */
-    int ncpus;
+    const gm_level_metrics *chosen_levels, *deflt_levels; /* J */
+    const pm_binding *bind;     /* srun's and Hydra's binding */
     const pm_hetero *hetero;    /* --hetero's result, NULL without */
     double total_seconds;
     int nranks;
@@ -302,7 +319,7 @@ typedef struct pm_report_input {
 /* Open, write and commit every requested output for the chosen mapping.
  * The Slurm hostfile lists the nodes of the ranks in rank order; the
  * rankfile binds rank t to the core of its slot; the placement is
- * in->hetero's.  Returns the exit code;
+ * in->hetero's; in->bind's placement, when it has one, goes to its path.  Returns the exit code;
  * on failure nothing is left behind. */
 int pm_outputs_write(pm_outputs *out, const pm_report_input *in,
                      const pm_slots *s);

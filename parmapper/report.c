@@ -69,10 +69,22 @@ static json_t *jstr(const char *s)
     return s ? json_string(s) : json_null();
 }
 
-/* The metrics of a mapping, named as in `greedymap eval --json`. */
-static json_t *metrics(const gm_metrics *r)
+/* Bytes per level and J, named as in `greedymap eval --json`. */
+static json_t *levels(const gm_level_metrics *lm)
 {
-    return json_pack(
+    json_t *a = json_array();
+    for (int i = 0; a && i < lm->nlevels; i++)
+        json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "name",
+                                           lm->name[i], "cost",
+                                           ju64(lm->cost[i]), "bytes",
+                                           ju64(lm->bytes[i])));
+    return a ? a : json_null();
+}
+
+/* The metrics of a mapping, named as in `greedymap eval --json`. */
+static json_t *metrics(const gm_metrics *r, const gm_level_metrics *lm)
+{
+    json_t *o = json_pack(
         "{s:i, s:I, s:o, s:o, s:f, s:o, s:f, s:f, s:i, s:o, s:f, s:o, s:o, "
         "s:o, s:b}",
         "tasks", r->tasks, "edges", (json_int_t)r->edges, "bytes",
@@ -85,6 +97,15 @@ static json_t *metrics(const gm_metrics *r)
         r->has_node_topology ? ju64(r->cross_socket_bytes) : json_null(),
         "load_max_fixed", ju64(r->load_max_fixed), "load_max_heuristic",
         ju64(r->load_max_heuristic), "saturated", r->saturated);
+    if (o) {
+        json_object_set_new(o, "comm_cost", ju64(lm->comm_cost));
+        json_object_set_new(o, "numa_latency",
+                            json_boolean(lm->latency_level >= 0));
+        json_object_set_new(o, "levels", levels(lm));
+        if (lm->saturated)
+            json_object_set_new(o, "saturated", json_true());
+    }
+    return o;
 }
 
 static json_t *point(const pm_report_input *in, const pm_point *p)
@@ -95,13 +116,14 @@ static json_t *point(const pm_report_input *in, const pm_point *p)
     gm_config_format(&c, text, sizeof text);
     int n = in->g->n ? in->g->n : 1;
     int loads = in->o->select == PM_SELECT_MAXLOAD;
-    return json_pack("{s:s, s:i, s:i, s:o, s:i, s:o, s:f, s:o, s:o}",
+    return json_pack("{s:s, s:i, s:i, s:o, s:i, s:o, s:f, s:o, s:o, s:o}",
                      "config", text, "config_index", p->config, "round",
                      p->round, "seed", ju64(p->seed), "rank", p->rank,
                      "hop_bytes_total", ju64(p->total), "hop_bytes_avg",
                      (double)p->total / n, "hop_bytes_max", ju64(p->max),
                      "load_max_heuristic",
-                     loads ? ju64(p->load) : json_null());
+                     loads ? ju64(p->load) : json_null(), "comm_cost",
+                     ju64(p->cost));
 }
 
 static json_t *hosts(const pm_hosts *h)
@@ -121,13 +143,22 @@ static json_t *hosts(const pm_hosts *h)
     return a ? a : json_null();
 }
 
+/* Where the levels inside the nodes come from (share.c). */
+static const char *levels_source(const pm_options *o)
+{
+    if (o->a.node_topology)
+        return "node-topology";
+    return o->offline || o->no_levels ? "none" : "job";
+}
+
 static json_t *machine(const pm_report_input *in)
 {
     const pm_options *o = in->o;
     const char *source = !o->offline ? "job" : o->a.hostfile ? "hostfile"
                                                               : "nodes";
     return json_pack(
-        "{s:s, s:i, s:I, s:o, s:s, s:o, s:o, s:o}", "source", source, "nodes",
+        "{s:s, s:s, s:i, s:I, s:o, s:s, s:o, s:o, s:o}", "source", source,
+        "levels", levels_source(o), "nodes",
         gm_machine_nodes(in->m), "slots",
         (json_int_t)gm_machine_total_slots(in->m), "tasks_per_slot",
         o->tasks_per_slot ? json_integer(o->tasks_per_slot) : json_null(),
@@ -196,24 +227,33 @@ int pm_report_write(FILE *fp, const char *path, const pm_report_input *in,
     json_t *front = json_array();
     for (int i = 0; front && i < r->front.n; i++)
         json_array_append_new(front, point(in, &r->front.p[i]));
-    json_t *cpus = in->o->slurm_hostfile ? json_array() : json_null();
-    for (int k = 0; json_is_array(cpus) && k < in->ncpus; k++)
-        json_array_append_new(cpus, json_integer(in->cpus[k]));
+    const pm_binding *b = in->bind;
+    json_t *cpus = in->o->slurm_hostfile && b->cpus ? json_array()
+                                                    : json_null();
+    for (int k = 0; json_is_array(cpus) && k < b->ncpus; k++)
+        json_array_append_new(cpus, json_integer(b->cpus[k]));
+    json_t *binding = json_null();
+    if (in->o->slurm_hostfile || in->o->hydra_hostfile)
+        binding = json_pack("{s:s, s:o}", "kind",
+                            b->placement ? "topomap-exec" : "map_cpu",
+                            "placement", jstr(b->placement ? b->path : NULL));
     json_t *chosen = point(in, &r->front.p[r->chosen]);
     if (chosen) {
         json_object_set_new(chosen, "index", json_integer(r->chosen));
-        json_object_set_new(chosen, "metrics", metrics(in->chosen));
+        json_object_set_new(chosen, "metrics",
+                            metrics(in->chosen, in->chosen_levels));
     }
     json_t *root = json_pack_ex(
         &jerr, 0, "{s:s, s:i, s:{s:s, s:o, s:i, s:I}, s:o, s:o, s:o, s:o, "
-        "s:{s:s, s:o}, s:o, s:o, s:f}",
+        "s:{s:s, s:o}, s:o, s:o, s:o, s:f}",
         "format", "topomap-parmapper-report", "version", 1, "graph", "path",
         in->o->a.pos[0], "layer", jstr(in->o->a.layer), "tasks", in->g->n,
         "edges", (json_int_t)in->g->nedges, "machine", machine(in), "search",
         search(in), "front", front ? front : json_null(), "chosen",
         chosen ? chosen : json_null(), "default", "mapping", "block",
-        "metrics", metrics(in->deflt), "slurm_map_cpu",
-        cpus ? cpus : json_null(), "hetero", hetero(in), "seconds",
+        "metrics", metrics(in->deflt, in->deflt_levels), "slurm_map_cpu",
+        cpus ? cpus : json_null(), "binding", binding ? binding : json_null(),
+        "hetero", hetero(in), "seconds",
         in->total_seconds);
     /* A member that could not be made (out of memory, or a host name or
      * path that is not UTF-8) shows as a NULL object here. */

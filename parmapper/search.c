@@ -184,16 +184,19 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
         return 1;
     }
     gm_metrics r;
+    gm_level_metrics lm;
     if (!rc)
         rc = gm_evaluate(in->g, in->m, s->spare, in->eval_flags, NULL, &r,
                          err);
+    if (!rc) /* J breaks ties of hop-bytes (pareto.h) */
+        rc = gm_evaluate_levels(in->g, in->m, s->spare, &lm, err);
     if (rc)
         return rc;
     pm_point p = {r.hop_bytes_total, r.hop_bytes_max,
                   (in->eval_flags & GM_METRICS_NO_LOAD)
                       ? 0
                       : r.load_max_heuristic,
-                  config, round, c.seed, s->rank, -1};
+                  config, round, c.seed, s->rank, -1, lm.comm_cost};
     pthread_mutex_lock(&s->lock);
     if (s->closed) {
         pthread_mutex_unlock(&s->lock);

@@ -5,7 +5,10 @@
  * hosts into nodes, and sends the nodes (names and slots) and the graph's
  * arrays to the others.  Every rank then places the nodes on --network and
  * --node-topology itself, so the files these name must be readable on
- * every host (they are small; the graph may be large and is read once). */
+ * every host (they are small; the graph may be large and is read once).
+ * In a job without --node-topology or --no-levels, rank 0 also sends the
+ * levels of every host's usable cores (discover.c), which every rank
+ * gives its node (gm_machine_set_node_levels). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,14 +53,60 @@ typedef struct nodes_desc {
     int64_t namelen;
     char *names;
     int *slots;
+    /* The in-job levels, node after node: cores, tasks per core, NUMA
+     * nodes, the cores' groups (GM_NODE_LEVELS each), the NUMA costs;
+     * levlen 0: none. */
+    int64_t levlen;
+    int *lev;
 } nodes_desc;
 
 static int desc_alloc(nodes_desc *d, tg_error *err)
 {
     d->names = malloc((size_t)d->namelen + 1);
     d->slots = malloc(((size_t)d->n + 1) * sizeof *d->slots);
-    if (!d->names || !d->slots)
+    d->lev = malloc(((size_t)d->levlen + 1) * sizeof *d->lev);
+    if (!d->names || !d->slots || !d->lev)
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    return 0;
+}
+
+/* Rank 0: the hosts' levels into d->lev (allocated by desc_alloc). */
+static void levels_pack(const pm_hosts *hosts, nodes_desc *d)
+{
+    int *at = d->lev;
+    for (int i = 0; i < hosts->n; i++) {
+        const pm_host *h = &hosts->h[i];
+        *at++ = h->nusable;
+        *at++ = h->tasks_per_slot;
+        *at++ = h->nnuma;
+        memcpy(at, h->groups,
+               (size_t)h->nusable * GM_NODE_LEVELS * sizeof *at);
+        at += (size_t)h->nusable * GM_NODE_LEVELS;
+        for (int k = 0; k < h->nnuma * h->nnuma; k++)
+            *at++ = (int)h->numa_cost[k]; /* from ints (discover.c) */
+    }
+}
+
+/* Every rank: node i gets the levels of d->lev. */
+static int levels_set(gm_machine *m, const nodes_desc *d, tg_error *err)
+{
+    const int *at = d->lev;
+    for (int i = 0; d->levlen && i < d->n; i++) {
+        int ncores = at[0], per = at[1], nnuma = at[2];
+        const int *groups = at + 3;
+        const int *cost = groups + (size_t)ncores * GM_NODE_LEVELS;
+        uint64_t *c = malloc(((size_t)nnuma * nnuma + 1) * sizeof *c);
+        if (!c)
+            return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+        for (int k = 0; k < nnuma * nnuma; k++)
+            c[k] = (uint64_t)cost[k];
+        int rc = gm_machine_set_node_levels(m, i, groups, ncores, per, nnuma,
+                                            nnuma ? c : NULL, err);
+        free(c);
+        if (rc)
+            return rc;
+        at = cost + (size_t)nnuma * nnuma;
+    }
     return 0;
 }
 
@@ -81,7 +130,13 @@ static int desc_make(const pm_options *o, const pm_hosts *hosts,
     for (int i = 0; i < d->n; i++)
         d->namelen += (int64_t)strlen(m0 ? gm_machine_hostname(m0, i)
                                          : hosts->h[i].name) + 1;
+    int levels = !o->offline && !o->no_levels && !o->a.node_topology;
+    for (int i = 0; levels && i < d->n; i++)
+        d->levlen += 3 + (int64_t)hosts->h[i].nusable * GM_NODE_LEVELS +
+                     (int64_t)hosts->h[i].nnuma * hosts->h[i].nnuma;
     int rc = desc_alloc(d, &err);
+    if (!rc && levels)
+        levels_pack(hosts, d);
     int64_t at = 0;
     for (int i = 0; i < d->n && !rc; i++) {
         const char *name = m0 ? gm_machine_hostname(m0, i) : hosts->h[i].name;
@@ -131,7 +186,8 @@ static int build(const pm_options *o, const nodes_desc *d, gm_machine **out,
     }
     if ((net && gm_machine_set_network(m, net, o->a.positions, err)) ||
         (o->a.node_topology &&
-         gm_machine_set_node_topology(m, o->a.node_topology, err))) {
+         gm_machine_set_node_topology(m, o->a.node_topology, err)) ||
+        levels_set(m, d, err)) {
         gm_machine_free(m);
         return 1;
     }
@@ -144,18 +200,20 @@ int pm_share_machine(MPI_Comm comm, const pm_options *o,
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    nodes_desc d = {0, 0, NULL, NULL};
+    nodes_desc d = {0, 0, NULL, NULL, 0, NULL};
     tg_error err;
     int rc = rank == 0 ? desc_make(o, hosts, &d) : 0;
     if ((rc = pm_agree(comm, rc, NULL)))
         goto done;
     MPI_Bcast(&d.n, 1, MPI_INT, 0, comm);
     MPI_Bcast(&d.namelen, 1, MPI_INT64_T, 0, comm);
+    MPI_Bcast(&d.levlen, 1, MPI_INT64_T, 0, comm);
     rc = rank == 0 ? 0 : desc_alloc(&d, &err) ? 1 : 0;
     if ((rc = pm_agree(comm, rc, &err)))
         goto done;
     bcast_big(d.names, d.namelen, 1, comm);
     bcast_big(d.slots, d.n, sizeof *d.slots, comm);
+    bcast_big(d.lev, d.levlen, sizeof *d.lev, comm);
     const char *opt;
     rc = build(o, &d, out, &err, &opt);
     if (rc && rank == 0) {
@@ -169,6 +227,7 @@ int pm_share_machine(MPI_Comm comm, const pm_options *o,
 done:
     free(d.names);
     free(d.slots);
+    free(d.lev);
     return rc;
 }
 

@@ -30,7 +30,7 @@ TESTS_ALL="tests/commprof_pattern.sh tests/commprof_p2p.sh tests/commprof_coll.s
   tests/commprof_requests.sh tests/commprof_timing.sh tests/commprof_memkinds.sh
   tests/commprof_abort.sh tests/commprof_crash.sh tests/fortran_pattern.sh
   tests/commprof_mpi4.sh tests/cli_commprof_run.sh tests/parmapper_rankfile.sh
-  tests/cluster_mpis.sh tests/scalapack_lu.sh"
+  tests/parmapper_levels.sh tests/cluster_mpis.sh tests/scalapack_lu.sh"
 # CI (scripts/test.sh) runs the default MPI's whole make check, and with
 # --ci here the other MPIs' exact pattern tests in C and Fortran, the
 # MPI-4 calls (commprof_mpi4: 5-8 s per MPI on a loaded 2-core VM, its

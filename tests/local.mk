@@ -116,7 +116,8 @@ tests_mpi_whereami_LDADD = $(MPI_LIBS) $(HWLOC_LIBS)
 PM_TESTS = tests/parmapper_same.sh tests/parmapper_offline.sh \
 	tests/parmapper_hetero.sh tests/parmapper_hetero_mpi.sh \
 	tests/parmapper_rankfile.sh tests/parmapper_errors.sh \
-	tests/parmapper_signals.sh tests/parmapper_progress.sh
+	tests/parmapper_signals.sh tests/parmapper_progress.sh \
+	tests/parmapper_levels.sh
 TESTS += tests/test_parmapper $(PM_TESTS)
 EXTRA_DIST += $(PM_TESTS) tests/parmapper_lib.sh tests/parmapper_check.py \
 	tests/mpi_lib.sh
@@ -220,3 +221,8 @@ EXTRA_DIST += tests/cluster_slurm.sh
 # LU driver against bench/mpicount.c's count (skipped without it).
 TESTS += tests/scalapack_lu.sh
 EXTRA_DIST += tests/scalapack_lu.sh tests/scalapack_lib.sh tests/data/scalapack_lu.dat
+
+# parmapper's Slurm binding when the nodes' cores differ (no map_cpu list
+# fits): its topomap-exec placement, run by srun on 2 nodes (about 40 s).
+TESTS += tests/cluster_levels.sh
+EXTRA_DIST += tests/cluster_levels.sh

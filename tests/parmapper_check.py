@@ -99,7 +99,8 @@ def check_report(path):
         if c[k] != p[k]:
             fail("%s: chosen %s differs from its front point" % (path, k))
     if c["metrics"]["hop_bytes_total"] != p["hop_bytes_total"] or \
-            c["metrics"]["hop_bytes_max"] != p["hop_bytes_max"]:
+            c["metrics"]["hop_bytes_max"] != p["hop_bytes_max"] or \
+            c["metrics"]["comm_cost"] != p["comm_cost"]:
         fail(path + ": the chosen mapping's metrics are not its point's")
     if s["select"] == "alpha":
         h0 = min(totals)

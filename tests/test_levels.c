@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <hwloc.h>
+
 #include "gm_testutil.h"
 #include "greedymap.h"
 #include "testutil.h"
@@ -359,6 +361,112 @@ START_TEST(numa_latency_matrix)
 }
 END_TEST
 
+/* In-job levels: node 0 uses all four cores of "pack:2 core:2 pu:1",
+ * node 1 only cores 1 and 2 (one per package), two slots on each. */
+START_TEST(in_job_levels)
+{
+    hwloc_topology_t topo;
+    ck_assert_int_eq(hwloc_topology_init(&topo), 0);
+    ck_assert_int_eq(hwloc_topology_set_synthetic(topo, "pack:2 core:2 pu:1"),
+                     0);
+    ck_assert_int_eq(hwloc_topology_load(topo), 0);
+    const int all[4] = {0, 1, 2, 3}, some[2] = {1, 2};
+    int g0[4 * GM_NODE_LEVELS], g1[2 * GM_NODE_LEVELS], nnuma;
+    uint64_t *numa;
+    tg_error err;
+    ck_assert_int_eq(gm_node_levels_describe(topo, all, 4, g0, &nnuma, &numa,
+                                             &err), 0);
+    ck_assert_int_eq(nnuma, 0); /* no latency matrix in a synthetic one */
+    ck_assert_ptr_null(numa);
+    ck_assert_int_eq(gm_node_levels_describe(topo, some, 2, g1, &nnuma,
+                                             &numa, &err), 0);
+    const int bad[1] = {4};
+    ck_assert_int_eq(gm_node_levels_describe(topo, bad, 1, g1, &nnuma, &numa,
+                                             &err), TG_EINVAL);
+    hwloc_topology_destroy(topo);
+    /* Groups bottom up: position, core, L3 (none: numa's), NUMA (the
+     * machine's one), package. */
+    ck_assert_int_eq(g1[0 * GM_NODE_LEVELS + 4], 0);
+    ck_assert_int_eq(g1[1 * GM_NODE_LEVELS + 4], 1);
+
+    gm_machine *m = gt_machine_on(2, 4, "flat");
+    ck_assert_int_eq(gm_machine_set_node_levels(m, 0, g0, 4, 1, 0, NULL,
+                                                &err), 0);
+    ck_assert_int_eq(gm_machine_set_node_levels(m, 1, g1, 2, 2, 0, NULL,
+                                                &err), 0);
+    ck_assert_int_eq(gm_machine_set_node_levels(m, 1, g1, 1, 2, 0, NULL,
+                                                &err), TG_EINVAL);
+    /* Node 0: cores 0, 1 share package 0 (1), cores 1, 2 do not (4).
+     * Node 1: slots 0, 1 on core 1 (1), slots 1, 2 on cores 1, 2 (4). */
+    const int pairs[][5] = {{0, 0, 1, 1}, {0, 1, 2, 4}, {0, 0, 3, 4},
+                            {1, 0, 1, 1}, {1, 1, 2, 4}, {1, 2, 3, 1}};
+    for (int i = 0; i < 6; i++)
+        ck_assert_uint_eq(
+            gm_comm_distance(m, (gm_place){pairs[i][0], pairs[i][1]},
+                             (gm_place){pairs[i][0], pairs[i][2]}),
+            (uint64_t)pairs[i][3]);
+    ck_assert_int_eq(gm_slot_package(m, 1, 1), 0);
+    ck_assert_int_eq(gm_slot_package(m, 1, 2), 1);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 2); /* flat: up and down */
+    ck_assert_uint_eq(gm_comm_distance(m, (gm_place){0, 0}, (gm_place){1, 0}),
+                      2 * GM_NODE_FACTOR);
+    /* Two heavy pairs (0-2, 1-3, 100 bytes) and 0-1 (1 byte) on node 0:
+     * GreedyMap puts each pair in a package, J = 2 x (200 + 4) = 408;
+     * block: 2 x (200 x 4 + 1) = 1602. */
+    int e[3][3] = {{0, 2, 100}, {1, 3, 100}, {0, 1, 1}};
+    tg_graph *g = tu_graph(4, 3, e);
+    gm_machine *one = gt_machine_on(1, 4, "flat");
+    ck_assert_int_eq(gm_machine_set_node_levels(one, 0, g0, 4, 1, 0, NULL,
+                                                &err), 0);
+    gm_place map[4], block[4];
+    gt_map_with(g, one, "order=oo", map);
+    gm_level_metrics lm;
+    evaluate(g, one, map, &lm);
+    ck_assert_uint_eq(lm.comm_cost, 408);
+    for (int t = 0; t < 4; t++)
+        block[t] = (gm_place){0, t};
+    evaluate(g, one, block, &lm);
+    ck_assert_uint_eq(lm.comm_cost, 1602);
+    gm_metrics mt;
+    ck_assert_int_eq(gm_evaluate(g, one, map, 0, NULL, &mt, &err), 0);
+    ck_assert_int_eq(mt.has_node_topology, 1);
+    ck_assert_uint_eq(mt.cross_socket_bytes, 1);
+    /* The levels leave at the next node added. */
+    ck_assert_int_eq(gm_machine_add_node(one, "extra", 4, &err), 1);
+    ck_assert_int_eq(gm_slot_package(one, 0, 0), -1);
+    gm_machine_free(one);
+    gm_machine_free(m);
+    tg_graph_free(g);
+}
+END_TEST
+
+/* Slots in task order on nodes whose slots nothing tells apart; nodes
+ * with packages keep theirs. */
+START_TEST(slots_in_task_order)
+{
+    tg_error err;
+    gm_machine *plain = gt_machine_on(2, 3, "flat");
+    gm_place map[5] = {{1, 2}, {0, 2}, {1, 0}, {0, 0}, {1, 1}};
+    ck_assert_int_eq(gm_slots_task_order(plain, map, 5, &err), 0);
+    const int want[5][2] = {{1, 0}, {0, 0}, {1, 1}, {0, 2}, {1, 2}};
+    gt_assert_map(map, want, 5);
+    gm_machine_free(plain);
+    gm_machine *m = with_topology(1, 4, "flat", "pack:2 core:2 pu:1");
+    gm_place two[4] = {{0, 3}, {0, 1}, {0, 2}, {0, 0}};
+    ck_assert_int_eq(gm_slots_task_order(m, two, 4, &err), 0);
+    const int same[4][2] = {{0, 3}, {0, 1}, {0, 2}, {0, 0}};
+    gt_assert_map(two, same, 4);
+    gm_machine_free(m);
+    /* One package of two cores: symmetric again. */
+    m = with_topology(1, 2, "flat", "pack:1 core:2 pu:1");
+    gm_place rev[2] = {{0, 1}, {0, 0}};
+    ck_assert_int_eq(gm_slots_task_order(m, rev, 2, &err), 0);
+    ck_assert_int_eq(rev[0].slot, 0);
+    ck_assert_int_eq(rev[1].slot, 1);
+    gm_machine_free(m);
+}
+END_TEST
+
 static Suite *levels_suite(void)
 {
     Suite *s = suite_create("levels");
@@ -369,6 +477,8 @@ static Suite *levels_suite(void)
     tcase_add_test(tc, greedy_slots_follow_packages);
     tcase_add_test(tc, slots_keep_nodes);
     tcase_add_test(tc, rankfile_slots_are_cores);
+    tcase_add_test(tc, in_job_levels);
+    tcase_add_test(tc, slots_in_task_order);
     if (access(gt_xml_path("16amd64-4distances.xml"), R_OK) == 0)
         tcase_add_test(tc, numa_latency_matrix);
     else

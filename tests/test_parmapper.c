@@ -13,7 +13,7 @@
 static pm_point pt(uint64_t total, uint64_t max, uint64_t load, int config,
                    uint64_t seed, int round)
 {
-    pm_point p = {total, max, load, config, round, seed, 0, config};
+    pm_point p = {total, max, load, config, round, seed, 0, config, 0};
     return p;
 }
 
@@ -56,6 +56,32 @@ START_TEST(front_in_any_order)
         assert_front(&f);
         pm_front_free(&f);
     }
+}
+END_TEST
+
+/* Equal hop-bytes: the smaller J (bytes x level distance inside nodes)
+ * dominates whatever the keys, and pm_select takes it. */
+START_TEST(levels_break_ties)
+{
+    pm_point a = pt(100, 50, 0, 0, 0, 0), b = pt(100, 50, 0, 1, 0, 0);
+    a.cost = 1602;
+    b.cost = 408;
+    ck_assert(pm_dominates(&b, &a));
+    ck_assert(!pm_dominates(&a, &b));
+    pm_front f;
+    pm_front_init(&f);
+    ck_assert_int_eq(pm_front_add(&f, &a), 1);
+    ck_assert_int_eq(pm_front_add(&f, &b), 1);
+    ck_assert_int_eq(f.n, 1);
+    ck_assert_int_eq(f.p[0].config, 1);
+    pm_front_free(&f);
+    pm_point both[2] = {a, b};
+    for (int c = PM_SELECT_ALPHA; c <= PM_SELECT_MAXLOAD; c++)
+        ck_assert_int_eq(pm_select(both, 2, (pm_criterion)c, 1.05), 1);
+    /* A better average still wins over a smaller J. */
+    pm_point c = pt(99, 50, 0, 2, 0, 0);
+    c.cost = 5000;
+    ck_assert(pm_dominates(&c, &b));
 }
 END_TEST
 
@@ -216,6 +242,7 @@ static Suite *parmapper_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, front_in_any_order);
     tcase_add_test(tc, added_and_removed);
+    tcase_add_test(tc, levels_break_ties);
     tcase_add_test(tc, dominates);
     tcase_add_test(tc, alpha_rule);
     tcase_add_test(tc, other_criteria);
