@@ -40,7 +40,7 @@ print(r["slurm_map_cpu"], r["binding"]["kind"], [h["cores_used"] for h in r["mac
 # line t's node, on the core its rankfile line names (node0 core 1, node1
 # core 0).
 read -ra line <<< "$(sed -n 's/^slurm: //p' "$work/out")"
-expect_ok on_cluster env PATH="$(dirname "$TOPOMAP_EXEC"):$PATH" "${line[0]}" \
+expect_launch on_cluster env PATH="$(dirname "$TOPOMAP_EXEC"):$PATH" "${line[0]}" \
   "${line[1]}" -n2 --mpi=pmix "${line[@]:2}" "${affinity[@]}"
 sed -i 's/ cores [^ ]*//' "$work/out"
 sed -n 's/^rank \([0-9]*\)=\([^ ]*\) slot=\([0-9]*\)$/\1 \2 \3/p' "$work/rf" | sort -n |

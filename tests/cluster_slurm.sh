@@ -34,38 +34,6 @@ done
 # puts the ranks, not the transport between them.
 export OMPI_MCA_btl=self,tcp
 
-# Open MPI 4.1 (Debian's 4.1.4) under srun's direct launch (PMIx), on this
-# loaded machine: now and then one rank dies in MPI_Init, in Open MPI's
-# TCP BTL, and its peers then fail to connect to it.  A core of it
-# (parmapper) shows the stack: a call through a null pointer from
-# mca_btl_tcp.so <- libevent <- opal_progress <- ompi_mpi_init, where
-# the BTL hands a peer's first fragment to the callback registered for
-# its tag, which is not registered yet; under ASan, "SEGV on unknown
-# address 0x000000000000", pc 0.  tests/mpi/whereami, which runs no
-# topomap code, dies the same way: about one srun step in ten here (none
-# in 55 steps on an idle cluster), never under mpirun.  What this test
-# checks is where Slurm puts the ranks, so such a step is run once more,
-# and says so in the log; a second failure, or any other, fails the test.
-# expect_launch CMD...: expect_ok, with that one retry.
-launch_retries=0
-expect_launch() {
-  if "$@" > "$work/out" 2> "$work/err"; then
-    checks=$((checks + 1))
-    return 0
-  fi
-  if grep -qE 'SEGV on unknown address 0x0+ |Segmentation fault|failed to TCP connect to a peer' "$work/err"; then
-    launch_retries=$((launch_retries + 1))
-    echo "note: a rank died in Open MPI's MPI_Init; running once more: $*"
-    sed -n 's/^/  first run: /p' "$work/err" | head -n 15
-    expect_ok "$@"
-    return
-  fi
-  checks=$((checks + 1))
-  fail "expected success: $*"
-  sed 's/^/  stderr: /' "$work/err"
-  return 1
-}
-
 # The cluster (cluster_lib.sh: a name of this test's own, down at exit).
 trap 'exit 1' INT TERM HUP
 
