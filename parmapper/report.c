@@ -196,7 +196,11 @@ int pm_report_write(FILE *fp, const char *path, const pm_report_input *in,
     json_t *front = json_array();
     for (int i = 0; front && i < r->front.n; i++)
         json_array_append_new(front, point(in, &r->front.p[i]));
-    json_t *cpus = in->o->slurm_hostfile ? json_array() : json_null();
+    /* srun's --cpu-bind=map_cpu: list, which is also Hydra's -bind-to
+     * user: list (outputs.c). */
+    json_t *cpus = in->o->slurm_hostfile || in->o->hydra_hostfile
+                       ? json_array()
+                       : json_null();
     for (int k = 0; json_is_array(cpus) && k < in->ncpus; k++)
         json_array_append_new(cpus, json_integer(in->cpus[k]));
     json_t *chosen = point(in, &r->front.p[r->chosen]);
