@@ -122,7 +122,9 @@ launcher_read_ompi4() {
     values=${BASH_REMATCH[2]//[^<]/}
     IFS='|' read -ra names <<< "${BASH_REMATCH[1]}"
     for n in "${names[@]}"; do nvalues[$n]=${#values}; done
-    [[ "|${BASH_REMATCH[1]}|" != *"|-np|"* ]] || for n in "${names[@]}"; do role[$n]=np; done
+    # -np and -n and their other names (-c, --np, --n)
+    [[ "|${BASH_REMATCH[1]}|" != *"|-np|"* && "|${BASH_REMATCH[1]}|" != *"|-n|"* ]] ||
+      for n in "${names[@]}"; do role[$n]=np; done
   done < <("$1" --allow-run-as-root --help all 2>/dev/null)
   [ ${#nvalues[@]} -gt 0 ] ||
     { say "$1 --help all: no options listed (is it Open MPI's?)"; exit 1; }

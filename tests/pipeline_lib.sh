@@ -1,9 +1,46 @@
 #!/usr/bin/env bash
 # pipeline_lib.sh: what the tests of the pipeline scripts share (sourced):
-# lib.sh and Open MPI's settings for running as root on a small machine
-# (parmapper gives each host's ranks a slot without --tasks-per-slot, however
-# few its cores).
+# lib.sh, mpi_lib.sh (the configured launcher, MPIEXEC, with Open MPI's
+# settings for running as root on a small machine: parmapper gives each
+# host's ranks a slot without --tasks-per-slot, however few its cores),
+# and mpi_kind, which launcher MPIEXEC is, by its --version: ompi4 (Open
+# MPI 4.1), ompi5 (Open MPI 5, PRRTE) or hydra (MPICH).
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$TOPOMAP_SRCDIR/tests/mpi_lib.sh"
 unset LD_PRELOAD
+case $("$MPIEXEC" --version 2>&1) in
+  *"(Open MPI) 4."* | *OpenRTE*) mpi_kind=ompi4 ;;
+  *"(Open MPI) "* | *PRRTE*) mpi_kind=ompi5 ;;
+  *HYDRA*) mpi_kind=hydra ;;
+  *) echo "$MPIEXEC: not a launcher these tests know"; exit 99 ;;
+esac
+
+# The CPU of one PU per core: the OS index of the first PU of logical core
+# C (what Hydra's -bind-to user: and srun's map_cpu take), and back.
+core_pu() { hwloc-calc --po --intersect pu "core:$1" | cut -d, -f1; }
+pu_core() { hwloc-calc --pi "pu:$1" --intersect core; }
+
+# whereami_want DIR: what tests/mpi/whereami --cpus prints ("rank R host H
+# cores C cpus P,...") when its ranks run where parmapper's mapping in DIR
+# says: DIR/rankfile ("rank R=HOST slot=CORE"), or under Hydra
+# DIR/hydra-hostfile (a host per rank) with the CPU list of DIR/report.json
+# (the k-th rank of a host on its k-th CPU).
+whereami_want() {
+  if [ "$mpi_kind" = hydra ]; then
+    local cpus r=0 host k
+    read -ra cpus <<< "$(python3 -c 'import json, sys
+print(*json.load(open(sys.argv[1]))["slurm_map_cpu"])' "$1/report.json")"
+    declare -A seen=()
+    while read -r host; do
+      k=${seen[$host]:-0}
+      seen[$host]=$((k + 1))
+      echo "rank $r host $host cores $(pu_core "${cpus[k]}") cpus ${cpus[k]}"
+      r=$((r + 1))
+    done < "$1/hydra-hostfile"
+  else
+    local r host core
+    while read -r r host core; do
+      echo "rank $r host $host cores $core cpus $(hwloc-calc --po --intersect pu "core:$core")"
+    done < <(sed -E 's/^rank ([0-9]+)=(.*) slot=(.*)$/\1 \2 \3/' "$1/rankfile")
+  fi
+}
