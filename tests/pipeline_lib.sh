@@ -14,10 +14,33 @@ case $("$MPIEXEC" --version 2>&1) in
   *HYDRA*) mpi_kind=hydra ;;
   *) echo "$MPIEXEC: not a launcher these tests know"; exit 99 ;;
 esac
+M=$MPIEXEC
 
-# The CPU of one PU per core: the OS index of the first PU of logical core
-# C (what Hydra's -bind-to user: and srun's map_cpu take), and back.
-core_pu() { hwloc-calc --po --intersect pu "core:$1" | cut -d, -f1; }
+# The CPU list of a mapping's report, as Hydra's -bind-to user: takes it.
+cpus_of() {
+  python3 -c 'import json, sys
+print(",".join(map(str, json.load(open(sys.argv[1]))["slurm_map_cpu"])))' "$1/report.json"
+}
+# The mapping parmapper writes in DIR, as its option and file, and the
+# head of the application's run with it (SEP: how the CPU list's commas
+# are written: '\,' in topomap-run's messages, ',' in the stand-in's log).
+map_out() {
+  case $mpi_kind in
+    ompi*) echo "--rankfile $1/rankfile" ;;
+    hydra) echo "--hydra-hostfile $1/hydra-hostfile" ;;
+  esac
+}
+run_head() {
+  local dir=$1 sep=${2-'\,'}
+  case $mpi_kind in
+    ompi4) echo "$M --rankfile $dir/rankfile" ;;
+    ompi5) echo "$M --map-by rankfile:file=$dir/rankfile --bind-to core:overload-allowed" ;;
+    hydra) local c; c=$(cpus_of "$dir"); echo "$M -f $dir/hydra-hostfile -bind-to user:${c//,/$sep}" ;;
+  esac
+}
+
+# The logical core of the PU whose OS index is P (Hydra's -bind-to user:
+# and srun's map_cpu name PUs so).
 pu_core() { hwloc-calc --pi "pu:$1" --intersect core; }
 
 # whereami_want DIR: what tests/mpi/whereami --cpus prints ("rank R host H

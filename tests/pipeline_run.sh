@@ -17,31 +17,7 @@
 # usage fails before anything runs.
 . "$TOPOMAP_SRCDIR/tests/pipeline_lib.sh"
 run=$TOPOMAP_RUN
-M=$MPIEXEC
 pm=$(realpath "$PARMAPPER")
-
-# The CPU list of a mapping's report, as Hydra's -bind-to user: takes it.
-cpus_of() {
-  python3 -c 'import json, sys
-print(",".join(map(str, json.load(open(sys.argv[1]))["slurm_map_cpu"])))' "$1/report.json"
-}
-# The mapping parmapper writes in DIR, as its option and file, and the
-# head of the application's run with it (SEP: how the CPU list's commas
-# are written: '\,' in topomap-run's messages, ',' in the stand-in's log).
-map_out() {
-  case $mpi_kind in
-    ompi*) echo "--rankfile $1/rankfile" ;;
-    hydra) echo "--hydra-hostfile $1/hydra-hostfile" ;;
-  esac
-}
-run_head() {
-  local dir=$1 sep=${2-'\,'}
-  case $mpi_kind in
-    ompi4) echo "$M --rankfile $dir/rankfile" ;;
-    ompi5) echo "$M --map-by rankfile:file=$dir/rankfile --bind-to core:overload-allowed" ;;
-    hydra) local c; c=$(cpus_of "$dir"); echo "$M -f $dir/hydra-hostfile -bind-to user:${c//,/$sep}" ;;
-  esac
-}
 
 # The whole pipeline.
 k=$work/k
