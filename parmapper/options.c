@@ -247,17 +247,11 @@ int pm_parse(int argc, char **argv, pm_options *o)
     static const char *const names[PM_OUTS] = {
         "--rankfile", "--slurm-hostfile", "--mapping", "--report",
         "--placement", "--hydra-hostfile"};
-    int any = 0;
     for (int i = 0; i < PM_OUTS; i++) {
-        any |= outs[i] != NULL;
         for (int k = 0; k < i; k++)
             if (outs[i] && outs[k] && !strcmp(outs[i], outs[k]))
                 return cli_usage_error("%s and %s name the same file",
                                        names[k], names[i]);
     }
-    if (!any)
-        return cli_usage_error("nothing to write: give --rankfile, "
-                               "--slurm-hostfile, --hydra-hostfile, "
-                               "--mapping or --report");
-    return 0;
+    return pm_default_outputs(o);
 }

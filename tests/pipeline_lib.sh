@@ -43,16 +43,15 @@ run_head() {
 # and srun's map_cpu name PUs so).
 pu_core() { hwloc-calc --pi "pu:$1" --intersect core; }
 
-# whereami_want DIR: what tests/mpi/whereami --cpus prints ("rank R host H
-# cores C cpus P,...") when its ranks run where parmapper's mapping in DIR
-# says: DIR/rankfile ("rank R=HOST slot=CORE"), or under Hydra
-# DIR/hydra-hostfile (a host per rank) with the CPU list of DIR/report.json
-# (the k-th rank of a host on its k-th CPU).
+# whereami_want DIR [CPUS]: what tests/mpi/whereami --cpus prints ("rank
+# R host H cores C cpus P,...") when its ranks run where parmapper's
+# mapping in DIR says: DIR/rankfile ("rank R=HOST slot=CORE"), or under
+# Hydra DIR/hydra-hostfile (a host per rank) with the CPU list CPUS, by
+# default DIR/report.json's (the k-th rank of a host on its k-th CPU).
 whereami_want() {
   if [ "$mpi_kind" = hydra ]; then
-    local cpus r=0 host k
-    read -ra cpus <<< "$(python3 -c 'import json, sys
-print(*json.load(open(sys.argv[1]))["slurm_map_cpu"])' "$1/report.json")"
+    local cpus r=0 host k list=${2:-$(cpus_of "$1")}
+    IFS=, read -ra cpus <<< "$list"
     declare -A seen=()
     while read -r host; do
       k=${seen[$host]:-0}
