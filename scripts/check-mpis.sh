@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Build topomap against every MPI installed here, one build folder each, and
 # run under each the tests that depend on the MPI: libcommprof's exact
-# pattern tests in C and Fortran, commprof-run, and parmapper in the job
-# with the launch of its rankfile; then print a table MPI x test.
+# pattern tests in C and Fortran, commprof-run, parmapper in the job with
+# the launch of its rankfile and its default output form, and topomap-run
+# and topomap-select-graph with the MPI's launcher; then print a table MPI
+# x test.
 #   scripts/check-mpis.sh [--ci] [NAME...]
 #   NAME     ompi4 (mpicc.openmpi), mpich4 (mpicc.mpich), ompi5, mpich5
 #            (TOPOMAP_MPIS/ompi5 and mpich5, from scripts/install-mpis.sh),
@@ -27,16 +29,18 @@ TESTS_ALL="tests/commprof_pattern.sh tests/commprof_p2p.sh tests/commprof_coll.s
   tests/commprof_intercomm.sh tests/commprof_rma.sh tests/commprof_threads.sh
   tests/commprof_requests.sh tests/commprof_timing.sh tests/commprof_memkinds.sh
   tests/commprof_abort.sh tests/commprof_crash.sh tests/fortran_pattern.sh
-  tests/cli_commprof_run.sh tests/parmapper_rankfile.sh"
+  tests/cli_commprof_run.sh tests/parmapper_rankfile.sh tests/parmapper_default.sh
+  tests/pipeline_run.sh tests/pipeline_select.sh"
 # CI (scripts/test.sh) runs the default MPI's whole make check, and with
 # --ci here the other MPIs' exact pattern tests in C and Fortran,
-# commprof-run and parmapper's launch (about 25-65 s of tests per MPI on
-# a loaded 2-core VM, against 30-95 s for all): the intercommunicator,
-# thread, timing, memory-kind, abort and crash tests stay in
-# `make check-mpis`.
+# commprof-run, parmapper's launch and its default output form (about
+# 30-70 s of tests per MPI on a loaded 2-core VM, against 60-130 s for
+# all): the intercommunicator, thread, timing, memory-kind, abort and
+# crash tests, and topomap-run's and topomap-select-graph's (11 and 21 s
+# under MPICH 4 at a load average of 12), stay in `make check-mpis`.
 TESTS_CI="tests/commprof_pattern.sh tests/commprof_p2p.sh tests/commprof_coll.sh
   tests/commprof_rma.sh tests/commprof_requests.sh tests/fortran_pattern.sh
-  tests/cli_commprof_run.sh tests/parmapper_rankfile.sh"
+  tests/cli_commprof_run.sh tests/parmapper_rankfile.sh tests/parmapper_default.sh"
 
 tests=$TESTS_ALL
 names=()
