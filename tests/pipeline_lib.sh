@@ -27,7 +27,7 @@ print(",".join(map(str, json.load(open(sys.argv[1]))["slurm_map_cpu"])))' "$1/re
 map_out() {
   case $mpi_kind in
     ompi*) echo "--rankfile $1/rankfile" ;;
-    hydra) echo "--hydra-hostfile $1/hydra-hostfile" ;;
+    hydra) echo "--rankfile $1/rankfile --hydra-hostfile $1/hydra-hostfile" ;;
   esac
 }
 run_head() {

@@ -24,9 +24,9 @@ k=$work/k
 expect_ok "$run" --time 0.3 --keep "$k" -- \
   "$M" -n 4 "$EXAMPLES/halo3d" --bytes 64 --iters 2
 expect_grep "halo3d: 4 ranks, grid 2x2x1, 64 bytes per message, 2 iterations" "$work/out"
-mapfile=rankfile
+mapfile=
 [ "$mpi_kind" != hydra ] || mapfile=hydra-hostfile
-for f in commprof.json graphs/summary.json graphs/p2p.tg.json $mapfile report.json; do
+for f in commprof.json graphs/summary.json graphs/p2p.tg.json rankfile $mapfile report.json; do
   checks=$((checks + 1)); [ -s "$k/$f" ] || fail "no $k/$f"
 done
 expect_grep "topomap-run: mapping: $M -n 4 $pm $k/graphs/p2p.tg.json --time 0.3 $(map_out "$k") --report $k/report.json" "$work/err"
