@@ -5,8 +5,9 @@
 # and the placement options of topomap-place (hetero/ht_cli.c).
 bin_PROGRAMS += parmapper/parmapper
 parmapper_parmapper_SOURCES = parmapper/parmapper.h parmapper/main.c \
-	parmapper/options.c parmapper/discover.c parmapper/share.c \
-	parmapper/slots.c parmapper/binding.c parmapper/rankfile.c parmapper/search.c parmapper/pareto.h \
+	parmapper/options.c parmapper/launcher.c parmapper/discover.c \
+	parmapper/share.c parmapper/slots.c parmapper/binding.c \
+	parmapper/rankfile.c parmapper/search.c parmapper/pareto.h \
 	parmapper/pareto.c parmapper/gather.c parmapper/outputs.c \
 	parmapper/report.c parmapper/hetero.c parmapper/signals.c \
 	greedymap/cmd.h \

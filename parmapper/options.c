@@ -53,9 +53,14 @@ static const char help[] =
     "                       runs, best average and maximum so far, time\n"
     "                       left; on a terminal, one line rewritten)\n"
     "\n"
-    "output (each written only when the whole run succeeds):\n"
+    "output (each written only when the whole run succeeds; without any,\n"
+    "the form of the launcher that started the job, found from the ranks'\n"
+    "environment or the MPI library, in this folder: rankfile (Open MPI),\n"
+    "hydra-hostfile (MPICH's Hydra) or slurm-hostfile (srun)):\n"
     "  --rankfile FILE      Open MPI rankfile: \"rank N=host slot=CORE\",\n"
-    "                       CORE the logical core index on host\n"
+    "                       CORE the logical core index on host; the\n"
+    "                       matching mpirun line (Open MPI 4.1's or 5's)\n"
+    "                       is printed\n"
     "  --slurm-hostfile FILE\n"
     "                       one host per rank, for SLURM_HOSTFILE with\n"
     "                       srun --distribution=arbitrary; the matching\n"
@@ -253,6 +258,8 @@ int pm_parse(int argc, char **argv, pm_options *o)
     int rc = cmd_check(&o->a);
     if (!rc)
         rc = check_hetero(o);
+    if (!rc)
+        rc = pm_default_outputs(o);
     if (rc)
         return rc;
     char *bind = pm_binding_path(o);
@@ -263,9 +270,7 @@ int pm_parse(int argc, char **argv, pm_options *o)
         "--rankfile", "--slurm-hostfile", "--mapping", "--report",
         "--placement", "--hydra-hostfile",
         "the hostfile's binding placement (FILE.placement.json)"};
-    int any = 0;
     for (int i = 0; i < PM_OUTS; i++) {
-        any |= outs[i] != NULL;
         for (int k = 0; k < i; k++)
             if (outs[i] && outs[k] && !strcmp(outs[i], outs[k])) {
                 free(bind);
@@ -274,9 +279,5 @@ int pm_parse(int argc, char **argv, pm_options *o)
             }
     }
     free(bind);
-    if (!any)
-        return cli_usage_error("nothing to write: give --rankfile, "
-                               "--slurm-hostfile, --hydra-hostfile, "
-                               "--mapping or --report");
     return 0;
 }

@@ -167,6 +167,8 @@ static int write_all(pm_outputs *out, const pm_report_input *in,
     for (int i = 0; i < PM_OUTS; i++)
         if (paths[i])
             printf("wrote %s %s\n", names[i], paths[i]);
+    if (in->o->rankfile)
+        pm_print_launch_rankfile(in->o);
     if (in->o->slurm_hostfile)
         print_launch("slurm: SLURM_HOSTFILE=%s srun --distribution=arbitrary ",
                      in->o->slurm_hostfile, "--cpu-bind=map_cpu:",

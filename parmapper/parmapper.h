@@ -26,6 +26,15 @@
 
 /* ---------------------------------------------------------------- options */
 
+/* The launcher that started the job (launcher.c). */
+typedef enum pm_launcher {
+    PM_LAUNCH_NONE,  /* not known */
+    PM_LAUNCH_OMPI4, /* Open MPI 4.1's mpirun (ORTE) */
+    PM_LAUNCH_OMPI5, /* Open MPI 5's mpirun, PRRTE's prterun */
+    PM_LAUNCH_HYDRA, /* MPICH's mpiexec (Hydra) */
+    PM_LAUNCH_SLURM  /* Slurm's srun */
+} pm_launcher;
+
 /* The most --hetero inputs. */
 #define PM_HETERO_MAX 16
 
@@ -47,11 +56,24 @@ typedef struct pm_options {
     int nhetero;
     const char *placement; /* --placement (required with --hetero) */
     ht_cli het;            /* --calibration, --gpu-speedup, ... */
+    pm_launcher launcher;  /* pm_default_outputs */
 } pm_options;
 
 /* Parse argv.  Returns -1 after printing help, an exit code after a usage
  * error, or 0. */
 int pm_parse(int argc, char **argv, pm_options *o);
+
+/* The launcher of this job (after MPI_Init): from the ranks' environment,
+ * else from the MPI library (launcher.c has the rules). */
+pm_launcher pm_launcher_detect(void);
+/* After pm_parse: o->launcher, and when no output option was given, the
+ * launcher's form in the current folder: rankfile (Open MPI),
+ * hydra-hostfile (Hydra), slurm-hostfile (srun).  Returns 0, or the exit
+ * code after the message when the launcher is not known. */
+int pm_default_outputs(pm_options *o);
+/* The launch line of the rankfile on stdout: Open MPI 5's (--map-by
+ * rankfile:file=) under Open MPI 5, else 4.1's (--rankfile). */
+void pm_print_launch_rankfile(const pm_options *o);
 
 /* --------------------------------------------------------------- the job */
 

@@ -227,9 +227,13 @@ int pm_report_write(FILE *fp, const char *path, const pm_report_input *in,
     json_t *front = json_array();
     for (int i = 0; front && i < r->front.n; i++)
         json_array_append_new(front, point(in, &r->front.p[i]));
+    /* srun's --cpu-bind=map_cpu: list, which is also Hydra's -bind-to
+     * user: list (outputs.c); null where no one list binds every rank
+     * (binding.c). */
     const pm_binding *b = in->bind;
-    json_t *cpus = in->o->slurm_hostfile && b->cpus ? json_array()
-                                                    : json_null();
+    json_t *cpus = (in->o->slurm_hostfile || in->o->hydra_hostfile) && b->cpus
+                       ? json_array()
+                       : json_null();
     for (int k = 0; json_is_array(cpus) && k < b->ncpus; k++)
         json_array_append_new(cpus, json_integer(b->cpus[k]));
     json_t *binding = json_null();

@@ -2,9 +2,10 @@
 # Build topomap against every MPI installed here, one build folder each, and
 # run under each the tests that depend on the MPI: libcommprof's exact
 # pattern tests in C and Fortran, commprof-run, parmapper in the job with
-# the launch of its rankfile, and the emulated cluster's launch, parmapper
-# and its placement across 4 hosts (root only, else SKIP); then print a
-# table MPI x test.
+# the launch of its rankfile and its default output form, topomap-run and
+# topomap-select-graph with the MPI's launcher, and the emulated cluster's
+# launch, parmapper and its placement across 4 hosts (root only, else
+# SKIP); then print a table MPI x test.
 #   scripts/check-mpis.sh [--ci] [NAME...]
 #   NAME     ompi4 (mpicc.openmpi), mpich4 (mpicc.mpich), ompi5, mpich5
 #            (TOPOMAP_MPIS/ompi5 and mpich5, from scripts/install-mpis.sh),
@@ -30,21 +31,23 @@ TESTS_ALL="tests/commprof_pattern.sh tests/commprof_p2p.sh tests/commprof_coll.s
   tests/commprof_requests.sh tests/commprof_timing.sh tests/commprof_memkinds.sh
   tests/commprof_abort.sh tests/commprof_crash.sh tests/fortran_pattern.sh
   tests/commprof_mpi4.sh tests/cli_commprof_run.sh tests/parmapper_rankfile.sh
-  tests/parmapper_levels.sh tests/cluster_mpis.sh tests/scalapack_lu.sh"
+  tests/parmapper_default.sh tests/parmapper_levels.sh tests/pipeline_run.sh
+  tests/pipeline_select.sh tests/cluster_mpis.sh tests/scalapack_lu.sh"
 # CI (scripts/test.sh) runs the default MPI's whole make check, and with
 # --ci here the other MPIs' exact pattern tests in C and Fortran, the
 # MPI-4 calls (commprof_mpi4: 5-8 s per MPI on a loaded 2-core VM, its
 # send of 2^31 + 3 bytes included), commprof-run, parmapper's launch and
-# the emulated cluster's (about 25-65 s of tests per MPI before
-# commprof_mpi4, against 30-95 s for all, and 10-30 s more for the
-# cluster): the intercommunicator, thread, timing, memory-kind, abort and
-# crash tests and the ScaLAPACK driver (a real application: Debian's
-# build for MPICH 4.0 or Open MPI 4.1, skipped under the others or where
-# it is not installed) stay in `make check-mpis`.
+# default output form, and the emulated cluster's (about 30-70 s of tests
+# per MPI before commprof_mpi4, and 10-30 s more for the cluster): the
+# intercommunicator, thread, timing, memory-kind, abort and crash tests,
+# parmapper's levels, topomap-run's and topomap-select-graph's (11 and
+# 21 s under MPICH 4 at a load average of 12) and the ScaLAPACK driver (a
+# real application: Debian's build for MPICH 4.0 or Open MPI 4.1, skipped
+# under the others or where it is not installed) stay in `make check-mpis`.
 TESTS_CI="tests/commprof_pattern.sh tests/commprof_p2p.sh tests/commprof_coll.sh
   tests/commprof_rma.sh tests/commprof_requests.sh tests/fortran_pattern.sh
   tests/commprof_mpi4.sh tests/cli_commprof_run.sh tests/parmapper_rankfile.sh
-  tests/cluster_mpis.sh"
+  tests/parmapper_default.sh tests/cluster_mpis.sh"
 
 tests=$TESTS_ALL
 names=()

@@ -12,15 +12,21 @@ check-mpis:
 	TOPOMAP_MPIS_BUILD='$(abs_top_builddir)/mpis' $(abs_top_srcdir)/scripts/check-mpis.sh
 .PHONY: check-mpis
 
+# What the three launching scripts know of MPI launchers: copied into each
+# of them in place of the line @LAUNCHER_SH@ of its .in.
+LAUNCHER_SH = $(srcdir)/scripts/launcher.sh
+LAUNCHER_SED = -e '/^@LAUNCHER_SH[@]$$/{r $(LAUNCHER_SH)' -e 'd;}'
+EXTRA_DIST += scripts/launcher.sh
+
 # commprof-run: installed; knows the installed libcommprof by its path,
 # substituted here (not by configure) so that `make prefix=...` holds.
 bin_SCRIPTS += scripts/commprof-run
 CLEANFILES += scripts/commprof-run
 EXTRA_DIST += scripts/commprof-run.in
-scripts/commprof-run: $(srcdir)/scripts/commprof-run.in Makefile
+scripts/commprof-run: $(srcdir)/scripts/commprof-run.in $(LAUNCHER_SH) Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
 	sed -e 's|@libdir[@]|$(libdir)|g' -e 's|@COMMPROF_NAME[@]|$(COMMPROF_NAME)|g' \
-	  -e 's|@SANITIZE_PRELOAD[@]|$(SANITIZE_PRELOAD)|g' \
+	  -e 's|@SANITIZE_PRELOAD[@]|$(SANITIZE_PRELOAD)|g' $(LAUNCHER_SED) \
 	  $(srcdir)/scripts/commprof-run.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
@@ -37,9 +43,9 @@ CLEANFILES += $(TOPOMAP_RUN_GENERATED)
 EXTRA_DIST += scripts/topomap-run.in scripts/topomap-select-graph.in
 scripts/topomap-run: $(srcdir)/scripts/topomap-run.in
 scripts/topomap-select-graph: $(srcdir)/scripts/topomap-select-graph.in
-$(TOPOMAP_RUN_GENERATED): Makefile
+$(TOPOMAP_RUN_GENERATED): $(LAUNCHER_SH) Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
-	sed -e 's|@bindir[@]|$(bindir)|g' $(srcdir)/$@.in > $@.tmp && \
+	sed -e 's|@bindir[@]|$(bindir)|g' $(LAUNCHER_SED) $(srcdir)/$@.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
 # topomap-cluster: an emulated cluster of network namespaces (root);

@@ -2,9 +2,12 @@
 # commprof-run: tests/mpi/pattern through it on 4 ranks gives the exact
 # profile (pattern and --start off), where -o says or in the working
 # folder; the launcher's exit status comes through, and after a job that
-# aborted, the merge command it prints works; the options it adds
-# after Open MPI's mpirun and Hydra's mpiexec, and the environment it gives srun, are exactly the expected
-# ones (seen by stand-in launchers); after a job that died it lists only the
+# aborted, the merge command it prints works; the options it adds after
+# Open MPI 4.1's and 5's mpirun, PRRTE's prterun and Hydra's mpiexec (told
+# apart by their --version), and the environment it gives srun, are
+# exactly the expected ones (seen by stand-in launchers), the caller's own
+# LD_PRELOAD option merged only when it is the launcher's, not the
+# application's; after a job that died it lists only the
 # partial files that job left and the merge command; -o to a place that
 # cannot be written and bad usage fail before anything runs.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
@@ -52,9 +55,11 @@ assert p["world_size"] == 4 and "partial" not in p' "$work/ab/p.json"
 # leave partial files for ranks 0 and 2 of 4 (rank 1's is from an earlier
 # run) and exit 5.
 mkdir "$work/bin"
+# Open MPI 4.1's options are read from its --help all.
 cat > "$work/bin/mpirun" <<'EOF'
 #!/usr/bin/env bash
 [ "$1" = --version ] && { echo "mpirun (Open MPI) 4.1.4"; exit 0; }
+[ "$2" = --help ] && { printf '   -c|-np|--np <arg0>  Number of processes to run\n   -x <arg0>  Export\n'; exit 0; }
 printf '%s\n' "$@"
 for a in "$@"; do
   case $a in COMMPROF_OUT=*) out=${a#COMMPROF_OUT=} ;; esac
@@ -68,6 +73,15 @@ cat > "$work/bin/mpiexec" <<'EOF'
 [ "$1" = --version ] && { printf 'HYDRA build details:\n    Version: 4.0.2\n'; exit 0; }
 printf '%s\n' "$@"
 EOF
+# Open MPI 5's mpiexec and PRRTE's prterun, by their --version.
+for v in "mpiexec (Open MPI) 5.0.11" "prterun (PRRTE) 3.0.14"; do
+  cat > "$work/bin/${v%% *}5" <<EOF
+#!/usr/bin/env bash
+[ "\$1" = --version ] && { echo "$v"; exit 0; }
+printf '%s\n' "\$@"
+EOF
+  chmod +x "$work/bin/${v%% *}5"
+done
 cat > "$work/bin/srun" <<'EOF'
 #!/usr/bin/env bash
 printf '%s\n' "$@" "LD_PRELOAD=$LD_PRELOAD" "COMMPROF_OUT=$COMMPROF_OUT" "COMMPROF_START=${COMMPROF_START:-}"
@@ -93,12 +107,26 @@ printf '%s\n' -x "LD_PRELOAD=${first}libfirst.so:$lib" -x "COMMPROF_OUT=$out" \
   -x COMMPROF_START=off ./app > "$work/want"
 checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options with --start off"
 
-# Hydra: -genv NAME VALUE; the caller's own -genv LD_PRELOAD goes first.
+# Hydra: -genv NAME VALUE; the caller's own -genv LD_PRELOAD goes first;
+# the values of -f, -env (two) and -bind-to are not the application,
+# whose own -genv LD_PRELOAD stays its argument.
 expect_ok env LD_PRELOAD=libfirst.so "$cr" --start off -o "$out" "$work/bin/mpiexec" -n 4 \
-  -genv LD_PRELOAD libsecond.so -genv OTHER 1 ./app
-printf '%s\n' -genv LD_PRELOAD "libsecond.so:$lib" -genv COMMPROF_OUT "$out" \
-  -genv COMMPROF_START off -n 4 -genv OTHER 1 ./app > "$work/want"
+  -f hosts -env A 1 -genv LD_PRELOAD libsecond.so -bind-to core ./app -genv LD_PRELOAD x
+printf '%s\n' -genv LD_PRELOAD "${first}libsecond.so:$lib" -genv COMMPROF_OUT "$out" \
+  -genv COMMPROF_START off -n 4 -f hosts -env A 1 -bind-to core ./app -genv LD_PRELOAD x > "$work/want"
 checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options given to Hydra's mpiexec"
+
+# Open MPI 5 and PRRTE: -x NAME=VALUE, with one or two dashes; --mca takes
+# two values, --map-by one.
+for l in mpiexec5 prterun5; do
+  expect_ok "$cr" -o "$out" "$work/bin/$l" --np 4 --mca btl self --map-by core \
+    --x LD_PRELOAD=libsecond.so ./app -x LD_PRELOAD=x
+  printf '%s\n' -x "LD_PRELOAD=${first}libsecond.so:$lib" -x "COMMPROF_OUT=$out" \
+    --np 4 --mca btl self --map-by core ./app -x LD_PRELOAD=x > "$work/want"
+  checks=$((checks + 1)); diff "$work/want" "$work/out" || fail "options given to $l"
+done
+expect_fail 2 "$work/bin/mpiexec5 (Open MPI 5 (PRRTE) mpirun) has no option '--bogus' that topomap knows" \
+  "$cr" -o "$out" "$work/bin/mpiexec5" --bogus ./app
 
 expect_ok bash -c "cd '$work' && '$cr' -o rel.json --start off '$work/bin/srun' -n 2 ./app"
 printf '%s\n' -n 2 ./app "LD_PRELOAD=$first$lib" "COMMPROF_OUT=$work/rel.json" \
@@ -120,7 +148,7 @@ expect_fail 2 "no command to run" "$cr" -o "$work/p.json" --
 expect_fail 2 "-o needs a file name" "$cr" -o
 expect_fail 2 "unknown option '--bogus'" "$cr" --bogus mpirun ./app
 expect_fail 2 "--start takes on or off, not 'later'" "$cr" --start later mpirun ./app
-expect_fail 2 "'./app' is not the mpirun or mpiexec of Open MPI or MPICH (Hydra), prterun, orterun or srun" "$cr" ./app
+expect_fail 2 "'./app' is not the mpirun or mpiexec of Open MPI (4.1, or 5 and PRRTE's prterun) or MPICH (Hydra), nor srun (by what its --version says)" "$cr" ./app
 expect_ok "$cr" --help
 expect_output "Usage: commprof-run [-o FILE] [--start on|off] [--] LAUNCHER ARGS..."
 finish

@@ -117,7 +117,7 @@ PM_TESTS = tests/parmapper_same.sh tests/parmapper_offline.sh \
 	tests/parmapper_hetero.sh tests/parmapper_hetero_mpi.sh \
 	tests/parmapper_rankfile.sh tests/parmapper_errors.sh \
 	tests/parmapper_signals.sh tests/parmapper_progress.sh \
-	tests/parmapper_levels.sh
+	tests/parmapper_levels.sh tests/parmapper_default.sh
 TESTS += tests/test_parmapper $(PM_TESTS)
 EXTRA_DIST += $(PM_TESTS) tests/parmapper_lib.sh tests/parmapper_check.py \
 	tests/mpi_lib.sh

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # parmapper's bad inputs, under mpirun and alone: a graph with more tasks
 # than slots, fewer tasks than ranks, an unknown network, a time of 0 or below, an output that
-# cannot be written, no output at all; and a job killed mid-search.  One message, a non-zero exit from
+# cannot be written; and a job killed mid-search (no output option at all:
+# tests/parmapper_default.sh).  One message, a non-zero exit from
 # every rank, and nothing written.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
 mkdir "$work/out.d"
@@ -27,7 +28,6 @@ for r in 0 -2 x; do
   expect_fail 2 "--rounds" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --rounds $r "${outs[@]}"
 done
 expect_fail 2 "give --time SECONDS, --rounds R or --first" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 "${outs[@]}"
-expect_fail 2 "nothing to write" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first
 expect_fail 2 "--alpha wants" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --alpha 0.9 "${outs[@]}"
 expect_fail 2 "--select" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --select best "${outs[@]}"
 expect_fail 1 "$work/nowhere/r.json: cannot create" \

@@ -1,95 +1,121 @@
 #!/usr/bin/env bash
-# topomap-run on 4 ranks: the whole pipeline on examples/halo3d (profile,
-# build, map, run) leaves its files where --keep says and maps the one
-# critical type's graph; with --graph, tests/mpi/whereami's ranks are bound
-# where the rankfile says; the application's exit status comes through;
-# the launcher (a stand-in that logs and runs the real one) gets exactly
-# the expected arguments, --map-by only for parmapper; --rankfile checks
-# the rankfile in the job first (one rank per node, -np left out) and
-# refuses a host or core this host does not have, naming the line, without
-# running the application (--no-check skips it); a failing step stops
-# before the application; bad usage fails before anything runs.
+# topomap-run on 4 ranks under the configured launcher (MPIEXEC: Open MPI
+# 4.1's or 5's mpiexec, MPICH Hydra's): the whole pipeline on
+# examples/halo3d (profile, build, map, run) leaves its files where --keep
+# says, maps the one critical type's graph and runs the application in the
+# launcher's form (Open MPI 4.1: --rankfile F; Open MPI 5: --map-by
+# rankfile:file=F --bind-to core:overload-allowed; Hydra: -f F -bind-to
+# user:LIST); with --graph, tests/mpi/whereami's ranks are bound where the
+# mapping says; the application's exit status comes through; the launcher
+# (a stand-in that logs and runs the real one) gets exactly the expected
+# arguments, the options that place ranks (--map-by, -ppn) only for
+# parmapper; under Open MPI --rankfile checks the rankfile in the job
+# first (one rank per node, -np left out) and refuses a host or core this
+# host does not have, naming the line, without running the application
+# (--no-check skips it), under Hydra --hydra-hostfile F --map-cpu LIST
+# runs a kept mapping; a failing step stops before the application; bad
+# usage fails before anything runs.
 . "$TOPOMAP_SRCDIR/tests/pipeline_lib.sh"
 run=$TOPOMAP_RUN
+pm=$(realpath "$PARMAPPER")
 
 # The whole pipeline.
 k=$work/k
 expect_ok "$run" --time 0.3 --keep "$k" -- \
-  mpirun -np 4 "$EXAMPLES/halo3d" --bytes 64 --iters 2
+  "$M" -n 4 "$EXAMPLES/halo3d" --bytes 64 --iters 2
 expect_grep "halo3d: 4 ranks, grid 2x2x1, 64 bytes per message, 2 iterations" "$work/out"
-for f in commprof.json graphs/summary.json graphs/p2p.tg.json rankfile report.json; do
+mapfile=
+[ "$mpi_kind" != hydra ] || mapfile=hydra-hostfile
+for f in commprof.json graphs/summary.json graphs/p2p.tg.json rankfile $mapfile report.json; do
   checks=$((checks + 1)); [ -s "$k/$f" ] || fail "no $k/$f"
 done
-expect_grep "topomap-run: mapping: mpirun -np 4 " "$work/err"
-expect_grep " $k/graphs/p2p.tg.json --time 0.3 --rankfile $k/rankfile" "$work/err"
-expect_grep "topomap-run: running: mpirun --rankfile $k/rankfile -np 4 $EXAMPLES/halo3d" "$work/err"
+expect_grep "topomap-run: mapping: $M -n 4 $pm $k/graphs/p2p.tg.json --time 0.3 $(map_out "$k") --report $k/report.json" "$work/err"
+expect_grep "topomap-run: running: $(run_head "$k") -n 4 $EXAMPLES/halo3d" "$work/err"
 expect_grep "  default (block)" "$work/err"
 
-# The ranks run where the rankfile says ("rank R=HOST slot=CORE").
+# The ranks run where the mapping says.
 expect_ok "$run" --graph "$k/graphs/p2p.tg.json" --time 0.3 --keep "$work/w" \
-  -- mpirun -np 4 "$MPI_TESTS/whereami"
-sed -E 's/^rank ([0-9]+)=(.*) slot=(.*)$/rank \1 host \2 cores \3/' "$work/w/rankfile" > "$work/want"
+  -- "$M" -n 4 "$MPI_TESTS/whereami" --cpus
+whereami_want "$work/w" > "$work/want"
 checks=$((checks + 1))
 [ "$(wc -l < "$work/want")" = 4 ] && diff "$work/want" "$work/out" ||
-  fail "bindings differ from the rankfile"
+  fail "bindings differ from the mapping"
 
-# The application's exit status, after a mapping and with a rankfile.
+# The application's exit status, after a mapping and with a kept one.
 expect_fail 3 "" "$run" --graph "$k/graphs/p2p.tg.json" --time 0.3 -- \
-  mpirun -np 4 sh -c 'exit 3'
-expect_fail 5 "topomap-run: running: mpirun --rankfile $k/rankfile -np 4 sh -c" \
-  "$run" --rankfile "$k/rankfile" -- mpirun -np 4 sh -c 'exit 5'
-expect_grep "topomap-run: checking the rankfile: mpirun --map-by ppr:1:node $(realpath "$PARMAPPER") --check-rankfile $k/rankfile" "$work/err"
-expect_grep "topomap-run: $k/rankfile: 4 ranks on 1 of the job's 1 hosts, every host and core there" "$work/err"
+  "$M" -n 4 sh -c 'exit 3'
+if [ "$mpi_kind" = hydra ]; then
+  expect_fail 5 "topomap-run: running: $(run_head "$k") -n 4 sh -c" \
+    "$run" --hydra-hostfile "$k/hydra-hostfile" --map-cpu "$(cpus_of "$k")" -- "$M" -n 4 sh -c 'exit 5'
+  expect_fail 2 "--rankfile is not for $M (MPICH Hydra mpiexec): with it, --hydra-hostfile F" \
+    "$run" --rankfile "$k/hydra-hostfile" -- "$M" -n 4 ./app
+else
+  expect_fail 5 "topomap-run: running: $(run_head "$k") -n 4 sh -c" \
+    "$run" --rankfile "$k/rankfile" -- "$M" -n 4 sh -c 'exit 5'
+  expect_grep "topomap-run: checking the rankfile: $M --map-by ppr:1:node $pm --check-rankfile $k/rankfile" "$work/err"
+  expect_grep "topomap-run: $k/rankfile: 4 ranks on 1 of the job's 1 hosts, every host and core there" "$work/err"
 
-# A rankfile that names another host, or a core this host lacks, is
-# refused before the application runs, with the line; -np and -x are
-# the application's, --map-by left out of the check as of the run.
-host=$(hostname)
-cores=$(hwloc-calc --number-of core all)
-printf 'rank 0=%s slot=0\nrank 1=elsewhere slot=0\n' "$host" > "$work/other.rf"
-expect_fail 1 "parmapper: $work/other.rf:2: rank 1: host elsewhere is not a host of this job (its hosts: $host)" \
-  "$run" --rankfile "$work/other.rf" -- mpirun -np 2 --map-by core -x FOO=1 touch "$work/ran"
-expect_grep "topomap-run: checking the rankfile: mpirun -x FOO=1 --map-by ppr:1:node" "$work/err"
-expect_grep "topomap-run: $work/other.rf does not fit this job (exit status 1); the application was not run" "$work/err"
-expect_no_file "$work/ran"
-printf 'rank 0=%s slot=0\nrank 1=%s slot=%d\n' "$host" "$host" "$cores" > "$work/core.rf"
-expect_fail 1 "parmapper: $work/core.rf:2: slot=$cores: host $host has $cores cores (hwloc, logical 0-$((cores - 1))), so core $cores does not exist there" \
-  "$run" --rankfile "$work/core.rf" -- mpirun -np 2 touch "$work/ran"
-expect_no_file "$work/ran"
-# --no-check: mpirun alone, which fails without naming the core.
-expect_fail 1 "" "$run" --rankfile "$work/core.rf" --no-check -- mpirun -np 2 touch "$work/ran"
-checks=$((checks + 1))
-! grep -q "checking the rankfile" "$work/err" || fail "--no-check checked the rankfile"
-expect_no_file "$work/ran"
+  # A rankfile that names another host, or a core this host lacks, is
+  # refused before the application runs, with the line; -np and -x are
+  # the application's, --map-by left out of the check as of the run.
+  host=$(hostname)
+  cores=$(hwloc-calc --number-of core all)
+  printf 'rank 0=%s slot=0\nrank 1=elsewhere slot=0\n' "$host" > "$work/other.rf"
+  expect_fail 1 "parmapper: $work/other.rf:2: rank 1: host elsewhere is not a host of this job (its hosts: $host)" \
+    "$run" --rankfile "$work/other.rf" -- "$M" -np 2 --map-by core -x FOO=1 touch "$work/ran"
+  expect_grep "topomap-run: checking the rankfile: $M -x FOO=1 --map-by ppr:1:node" "$work/err"
+  expect_grep "topomap-run: $work/other.rf does not fit this job (exit status 1); the application was not run" "$work/err"
+  expect_no_file "$work/ran"
+  printf 'rank 0=%s slot=0\nrank 1=%s slot=%d\n' "$host" "$host" "$cores" > "$work/core.rf"
+  expect_fail 1 "parmapper: $work/core.rf:2: slot=$cores: host $host has $cores cores (hwloc, logical 0-$((cores - 1))), so core $cores does not exist there" \
+    "$run" --rankfile "$work/core.rf" -- "$M" -np 2 touch "$work/ran"
+  expect_no_file "$work/ran"
+  # --no-check: the launcher alone, which fails without naming the core
+  # (Open MPI 4.1 with status 1, 5 with 213).
+  rc=1
+  [ "$mpi_kind" = ompi4 ] || rc=213
+  expect_fail $rc "" "$run" --rankfile "$work/core.rf" --no-check -- "$M" -np 2 touch "$work/ran"
+  checks=$((checks + 1))
+  ! grep -q "checking the rankfile" "$work/err" || fail "--no-check checked the rankfile"
+  expect_no_file "$work/ran"
+fi
 
-# What the launcher is given.
+# What the launcher is given: its --version (which launcher it is), Open
+# MPI 4.1's --help all (its options), the mapping, the run.
 mkdir "$work/bin"
-printf '#!/bin/sh\necho "$*" >> %s/calls\nexec %s "$@"\n' "$work" "$(command -v mpirun)" \
-  > "$work/bin/mpirun"
-chmod +x "$work/bin/mpirun"
+stand=$work/bin/$(basename "$M")
+printf '#!/bin/sh\necho "$*" >> %s/calls\nexec %s "$@"\n' "$work" "$M" > "$stand"
+chmod +x "$stand"
+case $mpi_kind in
+  ompi4) opts=(-np 4 --map-by slot -x FOO=1) app_opts="-np 4 -x FOO=1" placing="--map-by slot" ;;
+  ompi5) opts=(-np 4 --map-by slot -x FOO=1 --mca btl_base_verbose 0)
+         app_opts="-np 4 -x FOO=1 --mca btl_base_verbose 0" placing="--map-by slot" ;;
+  hydra) opts=(-n 4 -ppn 4 -genv FOO 1 -env BAR 2) app_opts="-n 4 -genv FOO 1 -env BAR 2" placing="-ppn 4" ;;
+esac
 f=$work/f
 expect_ok "$run" --graph "$k/graphs/p2p.tg.json" --time 0.3 --seed 7 --keep "$f" \
-  --parmapper --select=avg -- "$work/bin/mpirun" -np 4 --map-by slot -x FOO=1 "$EXAMPLES/halo3d" \
-  --iters 1
-cat > "$work/want" <<EOF
---allow-run-as-root --help all
--np 4 --map-by slot -x FOO=1 $(realpath "$PARMAPPER") $k/graphs/p2p.tg.json --time 0.3 --rankfile $f/rankfile --report $f/report.json --seed 7 --select=avg
---rankfile $f/rankfile -np 4 -x FOO=1 $EXAMPLES/halo3d --iters 1
-EOF
+  --parmapper --select=avg -- "$stand" "${opts[@]}" "$EXAMPLES/halo3d" --iters 1
+{
+  echo --version
+  [ "$mpi_kind" != ompi4 ] || echo "--allow-run-as-root --help all"
+  echo "${opts[*]} $pm $k/graphs/p2p.tg.json --time 0.3 $(map_out "$f") --report $f/report.json --seed 7 --select=avg"
+  M=$stand
+  echo "$(run_head "$f" ,) $app_opts $EXAMPLES/halo3d --iters 1" | sed "s|^$stand ||"
+} > "$work/want"
 checks=$((checks + 1)); diff "$work/want" "$work/calls" || fail "the launcher's arguments"
-expect_grep "topomap-run: leaving '--map-by slot' out of the application's run" "$work/err"
+expect_grep "topomap-run: leaving '$placing' out of the application's run" "$work/err"
 
 # A step that fails stops the run before the application.
 echo '{"format": "topomap-taskgraph", "version": 1, "tasks": 4' > "$work/bad.tg.json"
 expect_fail 1 "topomap-run: mapping failed (exit status 1); the application was not run" \
-  "$run" --graph "$work/bad.tg.json" --time 0.3 -- mpirun -np 4 touch "$work/ran"
+  "$run" --graph "$work/bad.tg.json" --time 0.3 -- "$M" -n 4 touch "$work/ran"
 expect_no_file "$work/ran"
 
 # Bad usage.
 g=$k/graphs/p2p.tg.json
 expect_fail 2 "no job to run" "$run" --graph "$g"
-expect_fail 2 "unknown option '--bogus'" "$run" --bogus -- mpirun -np 4 ./app
-expect_fail 2 "'aprun' is not Open MPI's mpirun, mpiexec or orterun (a rankfile is Open MPI's), nor Slurm's srun" \
+expect_fail 2 "unknown option '--bogus'" "$run" --bogus -- "$M" -n 4 ./app
+expect_fail 2 "'aprun' is not Open MPI's mpirun or mpiexec (4.1, or 5 and PRRTE's prterun), MPICH Hydra's mpiexec, nor Slurm's srun (by what its --version says)" \
   "$run" --graph "$g" -- aprun -n 4 ./app
 # srun's options come from srun --help, which needs Slurm's configuration
 # (an empty one fails at once; tests/cluster_slurm.sh runs srun on a Slurm
@@ -98,26 +124,34 @@ if command -v srun > /dev/null; then
   expect_fail 1 "srun --help: no options listed (is Slurm's configuration there? SLURM_CONF)" \
     env SLURM_CONF=/dev/null "$run" --graph "$g" -- srun -n 4 ./app
 fi
-expect_fail 2 "--rankfile is for mpirun; with srun, --slurm-hostfile F [--map-cpu LIST]" \
+expect_fail 2 "--rankfile is not for srun (Slurm srun): with it, --slurm-hostfile F" \
   "$run" --rankfile "$g" -- srun -n 4 ./app
-expect_fail 2 "--slurm-hostfile is for srun; with mpirun, --rankfile F" \
-  "$run" --slurm-hostfile "$g" -- mpirun -np 4 ./app
-expect_fail 2 "--map-cpu goes with --slurm-hostfile" "$run" --map-cpu 0,1 -- srun -n 4 ./app
+expect_fail 2 "--hydra-hostfile is not for srun (Slurm srun): with it, --slurm-hostfile F" \
+  "$run" --hydra-hostfile "$g" -- srun -n 4 ./app
+expect_fail 2 "--slurm-hostfile is not for $M (" \
+  "$run" --slurm-hostfile "$g" -- "$M" -n 4 ./app
+expect_fail 2 "--rankfile and --slurm-hostfile exclude each other" \
+  "$run" --rankfile "$g" --slurm-hostfile "$g" -- srun -n 4 ./app
+expect_fail 2 "--map-cpu goes with --slurm-hostfile or --hydra-hostfile" "$run" --map-cpu 0,1 -- srun -n 4 ./app
 expect_fail 2 "--map-cpu wants CPU numbers separated by commas (0,1,2), not '0;1'" \
   "$run" --slurm-hostfile "$g" --map-cpu '0;1' -- srun -n 4 ./app
 expect_fail 2 "--slurm-hostfile runs a mapping made earlier" \
   "$run" --slurm-hostfile "$g" --graph "$g" -- srun -n 4 ./app
-expect_fail 2 "mpirun has no option '--bogus'" "$run" --graph "$g" -- mpirun --bogus 4 ./app
-expect_fail 2 "no application after the mpirun options" "$run" --graph "$g" -- mpirun -np 4
-expect_fail 2 "an MPMD command line (':')" "$run" --graph "$g" -- mpirun -np 2 ./a : -np 2 ./b
-expect_fail 2 "mpirun --rankfile: topomap-run makes the rankfile" \
-  "$run" --graph "$g" -- mpirun --rankfile r -np 4 ./app
-expect_fail 2 "--time wants a number of seconds > 0, not '0'" "$run" --time 0 -- mpirun ./app
-expect_fail 2 "--alpha wants a number >= 1, not '0.5'" "$run" --alpha 0.5 -- mpirun ./app
+expect_fail 2 "--hydra-hostfile runs a mapping made earlier" \
+  "$run" --hydra-hostfile "$g" --map-only -- "$M" -n 4 ./app
+expect_fail 2 "no option '--bogus'" "$run" --graph "$g" -- "$M" --bogus 4 ./app
+expect_fail 2 "no application after the $M options" "$run" --graph "$g" -- "$M" -n 4
+expect_fail 2 "an MPMD command line (':')" "$run" --graph "$g" -- "$M" -n 2 ./a : -n 2 ./b
+one=(--rankfile r)
+[ "$mpi_kind" != hydra ] || one=(-configfile r)
+expect_fail 2 "$M ${one[*]}: topomap maps one application with the mapping it makes" \
+  "$run" --graph "$g" -- "$M" "${one[@]}" -n 4 ./app
+expect_fail 2 "--time wants a number of seconds > 0, not '0'" "$run" --time 0 -- "$M" ./app
+expect_fail 2 "--alpha wants a number >= 1, not '0.5'" "$run" --alpha 0.5 -- "$M" ./app
 expect_fail 2 "--rankfile runs a mapping made earlier" \
-  "$run" --rankfile "$k/rankfile" --graph "$g" -- mpirun ./app
-expect_fail 2 "--no-check goes with --rankfile" "$run" --graph "$g" --no-check -- mpirun ./app
-expect_fail 1 "$work/none.tg.json: no such file" "$run" --graph "$work/none.tg.json" -- mpirun ./app
+  "$run" --rankfile "$g" --graph "$g" -- "$M" ./app
+expect_fail 2 "--no-check goes with --rankfile" "$run" --graph "$g" --no-check -- "$M" ./app
+expect_fail 1 "$work/none.tg.json: no such file" "$run" --graph "$work/none.tg.json" -- "$M" ./app
 expect_ok "$run" --help
-expect_grep "Usage: topomap-run [OPTIONS] [--] mpirun MPIRUN-ARGS APP APP-ARGS" "$work/out"
+expect_grep "Usage: topomap-run [OPTIONS] [--] LAUNCHER LAUNCHER-ARGS APP APP-ARGS" "$work/out"
 finish
