@@ -33,7 +33,9 @@ static const char help[] =
     "The local rank comes from OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID,\n"
     "PMI_LOCAL_RANK or FLUX_TASK_LOCAL_ID, the first one set; the global\n"
     "rank, when OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK or\n"
-    "FLUX_TASK_RANK is set, must be the entry's.\n"
+    "FLUX_TASK_RANK is set, must be the entry's.  With no local rank set\n"
+    "(MPICH's Hydra sets only PMI_RANK) the entry is the global rank's,\n"
+    "and its host must be this one.\n"
     "\n"
     "  -v, --verbose   say what is applied, on stderr\n"
     "      --dry-run   print what would be applied and exit\n"
@@ -94,17 +96,38 @@ static int find_entry(const ht_placement *pl, const char *path,
                                             "FLUX_TASK_RANK", NULL};
     const char *var = NULL;
     long local = env_rank(local_vars, &var);
-    if (local == -1)
-        return fail("cannot tell the local rank: none of "
-                    "OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, "
-                    "PMI_LOCAL_RANK, FLUX_TASK_LOCAL_ID is set (run under "
-                    "mpirun, srun or flux)");
-    if (local < 0)
+    if (local == -2)
         return fail("%s='%s' is not a rank", var, getenv(var));
     char host[HOST_NAME_MAX + 1];
     if (gethostname(host, sizeof host) != 0)
         return fail("cannot tell this host's name: %s", strerror(errno));
     host[HOST_NAME_MAX] = '\0';
+    if (local == -1) {
+        /* MPICH's Hydra sets PMI_RANK and no local rank of the node (its
+         * MPI_LOCALRANKID counts a proxy's processes, and a node has one
+         * proxy per run of its lines in the machinefile): the entry of
+         * the global rank, on this host. */
+        long rank = env_rank(rank_vars, &var);
+        if (rank == -2)
+            return fail("%s='%s' is not a rank", var, getenv(var));
+        if (rank == -1)
+            return fail("cannot tell the local rank: none of "
+                        "OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, "
+                        "PMI_LOCAL_RANK, FLUX_TASK_LOCAL_ID is set, nor a "
+                        "global rank (run under mpirun, srun, mpiexec or "
+                        "flux)");
+        *out = NULL;
+        for (int i = 0; i < pl->n && !*out; i++)
+            if (pl->entries[i].rank == rank)
+                *out = &pl->entries[i];
+        if (!*out)
+            return fail("%s: no entry for rank %ld (%s)", path, rank, var);
+        if (!ht_host_match((*out)->host, host))
+            return fail("%s: rank %ld (%s) is placed on host %s, but runs on "
+                        "%s",
+                        path, rank, var, (*out)->host, host);
+        return 0;
+    }
     *out = ht_placement_find(pl, host, (int)local);
     if (!*out) {
         for (int i = 0; i < pl->n; i++)

@@ -4,15 +4,21 @@
  * srun --distribution=arbitrary with SLURM_HOSTFILE puts rank t on line t's
  * node; --cpu-bind=map_cpu:LIST then binds the k-th task of EVERY node (its
  * SLURM_LOCALID, counted in rank order) to LIST's k-th CPU: one list for all
- * nodes (--cpu-bind=mask_cpu has the same form, and Hydra's -bind-to user:
- * too).  Local ids follow from the ranks' nodes, which the mapping fixes, so
- * no renumbering inside a node keeps the mapping: the list fits exactly
- * when the k-th rank of every node that has one is on the same CPU.  When
+ * nodes (--cpu-bind=mask_cpu has the same form).  Hydra's -bind-to user:LIST
+ * is one list too, but Hydra starts a proxy for each run of consecutive
+ * lines of one host in its machinefile and counts k in each proxy (MPICH
+ * 4.0 and 5.0: a node whose ranks are not consecutive has two proxies that
+ * both start at LIST's first CPU).  Local ids follow from the ranks' nodes,
+ * which the mapping fixes, so no renumbering inside a node keeps the
+ * mapping: the list fits exactly when the k-th rank of every node (every
+ * run, for Hydra; both, when both files are asked for) that has one is on
+ * the same CPU.  When
  * it does not (the cores chosen, or the cores the job was given, differ
  * between nodes), parmapper binds each rank itself: a topomap-exec
  * placement (hetero/, "topomap-placement") gives every (host, local rank)
- * its CPU, and the launch line runs the application under topomap-exec
- * with the launcher's own binding off.  A map_cpu list that binds a rank to
+ * its CPU (topomap-exec finds a rank's entry by SLURM_LOCALID, or under
+ * Hydra by PMI_RANK), and the launch line runs the application under
+ * topomap-exec with the launcher's own binding off.  A map_cpu list that binds a rank to
  * another core than the mapping's is never written. */
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +66,33 @@ static int make_placement(const gm_machine *m, const pm_slots *s,
     return 0;
 }
 
+/* The list of one numbering into list (*most CPUs): k counts a node's
+ * ranks (per_run 0: Slurm) or the ranks of a run of consecutive ranks on
+ * one node (per_run 1: Hydra's proxies); local[t] gets rank t's k when not
+ * NULL.  Whether one list binds every rank to its mapping's CPU. */
+static int one_list(const pm_slots *s, const gm_place *map, int n,
+                    int per_run, int *count, int *local, int *list,
+                    int *most)
+{
+    int fits = 1, k = 0;
+    *most = 0;
+    for (int t = 0; t < n; t++) {
+        int node = map[t].node;
+        if (!per_run)
+            k = count[node]++;
+        else
+            k = t > 0 && map[t - 1].node == node ? k + 1 : 0;
+        if (local)
+            local[t] = k;
+        int cpu = s->cpu[node][map[t].slot];
+        if (k == *most)
+            list[(*most)++] = cpu;
+        else if (list[k] != cpu)
+            fits = 0;
+    }
+    return fits;
+}
+
 int pm_binding_make(const pm_options *o, const gm_machine *m,
                     const pm_slots *s, const gm_place *map, int n,
                     pm_binding *b)
@@ -71,14 +104,23 @@ int pm_binding_make(const pm_options *o, const gm_machine *m,
     int *count = calloc((size_t)nodes + 1, sizeof *count);
     int *local = malloc(((size_t)n + 1) * sizeof *local);
     int *list = malloc(((size_t)n + 1) * sizeof *list);
-    int rc = !count || !local || !list, fits = 1, most = 0;
-    for (int t = 0; !rc && t < n; t++) {
-        int k = local[t] = count[map[t].node]++;
-        int cpu = s->cpu[map[t].node][map[t].slot];
-        if (k == most)
-            list[most++] = cpu;
-        else if (list[k] != cpu)
-            fits = 0;
+    int *runs = malloc(((size_t)n + 1) * sizeof *runs);
+    int rc = !count || !local || !list || !runs, fits = 1, most = 0;
+    if (!rc) {
+        /* local[]: SLURM_LOCALID, the placement's local ranks either way */
+        fits = one_list(s, map, n, 0, count, local, list, &most);
+        if (o->hydra_hostfile) {
+            int in_runs;
+            int hydra = one_list(s, map, n, 1, NULL, NULL, runs, &in_runs);
+            if (!o->slurm_hostfile) {
+                fits = hydra;
+                memcpy(list, runs, (size_t)in_runs * sizeof *list);
+                most = in_runs;
+            } else {
+                fits = fits && hydra && in_runs == most &&
+                       !memcmp(list, runs, (size_t)most * sizeof *list);
+            }
+        }
     }
     if (!rc && fits) {
         b->cpus = list;
@@ -91,6 +133,7 @@ int pm_binding_make(const pm_options *o, const gm_machine *m,
     free(count);
     free(local);
     free(list);
+    free(runs);
     if (rc) {
         pm_binding_free(b);
         fputs("parmapper: out of memory\n", stderr);

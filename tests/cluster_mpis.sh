@@ -16,14 +16,13 @@
 #     every rank on its host, and bound to its core: Open MPI, the rankfile
 #     (4.1: --rankfile; 5: --map-by rankfile:file=), against the rankfile's
 #     host and logical core of every rank; Hydra, parmapper's machinefile
-#     and the -bind-to user: line it prints, against the machinefile's host
-#     of every rank and, on 4x2, the list's k-th CPU for the k-th rank of a
-#     node.  On 2x4 periodic only the hosts are checked under Hydra: Hydra
-#     starts one proxy per run of equal consecutive lines of the
-#     machinefile and numbers each proxy's processes from 0 for
-#     -bind-to user:, so a node whose ranks are not consecutive has each of
-#     them bound to the list's first CPU (parmapper's list assumes one
-#     numbering per node).
+#     and the binding it prints, against the machinefile's host and the
+#     rankfile's core of every rank: on 4x2 (each node's ranks
+#     consecutive) -bind-to user:LIST; on 2x4 periodic -bind-to none and
+#     topomap-exec with parmapper's placement, since Hydra starts one proxy
+#     per run of equal consecutive lines of the machinefile and numbers each
+#     proxy's processes from 0 for -bind-to user:, so no one list binds
+#     ranks of a node that are not consecutive.
 # Skipped (77) where network namespaces cannot be made.
 . "$TOPOMAP_SRCDIR/tests/cluster_lib.sh"
 . "$TOPOMAP_SRCDIR/tests/mpi_lib.sh"
@@ -91,27 +90,32 @@ print(' '.join('%s:%s:%s' % (h['name'], h['ranks'], h['cores_used']) for h in m[
     expect_ok $check bound "$work/$graph.rf" "$work/$graph.where"
     continue
   fi
-  # Hydra: parmapper's line, "hydra: mpiexec -f FILE -bind-to user:LIST".
+  # Hydra: parmapper's line, "hydra: mpiexec -f FILE -bind-to user:LIST"
+  # or "... -bind-to none topomap-exec PLACEMENT --" (topomap-exec of this
+  # build on the PATH that Hydra passes to every rank).
   read -ra line <<< "$(sed -n 's/^hydra: mpiexec //p' "$work/$graph.pm")"
   checks=$((checks + 1))
-  [ "${line[*]:0:3}" = "-f $work/$graph.hh -bind-to" ] ||
-    { fail "$graph: parmapper's Hydra line: ${line[*]}"; continue; }
-  expect_ok on_cluster "$MPIEXEC" -n 8 "${line[@]}" "$whereami" --cpus
+  case $graph in
+    4x2) want="-f $work/$graph.hh -bind-to user:" ;;
+    2x4p) want="-f $work/$graph.hh -bind-to none topomap-exec $work/$graph.hh.placement.json --" ;;
+  esac
+  [[ "${line[*]}" == "$want"* ]] ||
+    { fail "$graph: parmapper's Hydra line: ${line[*]} (expected $want...)"; continue; }
+  expect_ok on_cluster env PATH="$(dirname "$TOPOMAP_EXEC"):$PATH" \
+    "$MPIEXEC" -n 8 "${line[@]}" "$whereami" --cpus
   cp "$work/out" "$work/$graph.where"
   checks=$((checks + 1))
   hosts_of "$work/$graph.where" > "$work/$graph.got"
   awk '{ print NR - 1, $1 }' "$work/$graph.hh" > "$work/$graph.want"
   cmp -s "$work/$graph.got" "$work/$graph.want" ||
     { fail "$graph: ranks not on the hosts of parmapper's machinefile:"; cat "$work/$graph.where"; }
-  [ "$graph" = 4x2 ] || continue
-  # The k-th rank of a node on the list's k-th CPU.
+  # Every rank on the CPU of its rankfile line's core.
   checks=$((checks + 1))
-  cpus=${line[3]#user:}
-  want=$(awk -v l="$cpus" 'BEGIN { split(l, c, ",") }
-    { print NR - 1, $1, c[++k[$1]] }' "$work/$graph.hh")
+  want=$(sed -n 's/^rank \([0-9]*\)=\([^ ]*\) slot=\([0-9]*\)$/\1 \2 \3/p' "$work/$graph.rf" | sort -n |
+    while read -r t h c; do echo "$t $h $(hwloc-calc --physical-output --intersect pu "core:$c")"; done)
   got=$(awk '$1 == "rank" { print $2, $4, $8 }' "$work/$graph.where" | sort -n)
   [ "$got" = "$want" ] ||
-    fail "$graph: ranks not on parmapper's CPUs ($cpus):"$'\n'"$got"$'\n'"expected:"$'\n'"$want"
+    fail "$graph: ranks not on parmapper's CPUs:"$'\n'"$got"$'\n'"expected:"$'\n'"$want"
 done
 # 2x4 periodic is not the block mapping: each node holds tasks k and k+4.
 checks=$((checks + 1))

@@ -52,16 +52,30 @@ expect_output "rank=1 cpus=$c0 nodes=$n1 policy=bind proc=cpu mem=$k1 cvd= order
 expect_ok env SLURM_LOCALID=1 SLURM_PROCID=1 "$TOPOMAP_EXEC" --dry-run "$pl"
 expect_output "rank 1: cpu, cores $c1, memory $k1 on NUMA nodes $n1 (bind), CUDA_VISIBLE_DEVICES="
 
+# Hydra's variables: PMI_RANK only, the entry of that global rank.
+expect_ok env PMI_RANK=1 "$TOPOMAP_EXEC" --dry-run "$pl"
+expect_output "rank 1: cpu, cores $c1, memory $k1 on NUMA nodes $n1 (bind), CUDA_VISIBLE_DEVICES="
+if command -v mpiexec.mpich > /dev/null; then
+  expect_ok mpiexec.mpich -n 2 -bind-to none "$TOPOMAP_EXEC" "$pl" -- "$HT_BINDCHECK"
+  checks=$((checks + 1))
+  grep -q "^rank=0 cpus=$c0 " "$work/out" && grep -q "^rank=1 cpus=$c1 " "$work/out" ||
+    fail "under Hydra, rank 0 on $c0 and rank 1 on $c1:$(sed 's/^/ | /' "$work/out")"
+fi
+
 # Refusals: each exits 1 before running anything.
+sed "s/\"host\": \"$host\"/\"host\": \"nosuchhost\"/" "$pl" > "$work/host.json"
 as0() { env OMPI_COMM_WORLD_LOCAL_RANK=0 "$TOPOMAP_EXEC" "$@"; }
 expect_fail 1 "cannot tell the local rank" "$TOPOMAP_EXEC" "$pl" -- true
 expect_fail 1 "OMPI_COMM_WORLD_LOCAL_RANK='x' is not a rank" \
   env OMPI_COMM_WORLD_LOCAL_RANK=x "$TOPOMAP_EXEC" "$pl" -- true
 expect_fail 1 "no entry for host $host local rank 2" \
   env PMI_LOCAL_RANK=2 "$TOPOMAP_EXEC" "$pl" -- true
+expect_fail 1 "no entry for rank 2 (PMI_RANK)" env PMI_RANK=2 "$TOPOMAP_EXEC" "$pl" -- true
+expect_fail 1 "PMI_RANK='-1' is not a rank" env PMI_RANK=-1 "$TOPOMAP_EXEC" "$pl" -- true
+expect_fail 1 "rank 0 (PMI_RANK) is placed on host nosuchhost, but runs on $host" \
+  env PMI_RANK=0 "$TOPOMAP_EXEC" "$work/host.json" -- true
 expect_fail 1 "this is rank 1 (OMPI_COMM_WORLD_RANK), but the entry for host $host local rank 0 is rank 0" \
   env OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_LOCAL_RANK=0 "$TOPOMAP_EXEC" "$pl" -- true
-sed "s/\"host\": \"$host\"/\"host\": \"nosuchhost\"/" "$pl" > "$work/host.json"
 expect_fail 1 "host $host is not in the placement (it was made for nosuchhost, ...)" \
   as0 "$work/host.json" -- true
 sed "/\"rank\": 0,/s/\"cores\": \"$c0\"/\"cores\": \"4000-4001\"/" "$pl" > "$work/cores.json"

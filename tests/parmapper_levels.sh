@@ -15,7 +15,9 @@
 # node1 the pairs 4-5, 6-7, so the k-th rank of node0 and of node1 sit on
 # different cores: no map_cpu list binds both; parmapper writes a
 # topomap-exec placement instead and says so, and topomap-exec binds each
-# rank of it to its core.
+# rank of it to its core.  Hydra's numbering per run of consecutive lines
+# of its machinefile: a mapping whose nodes' ranks alternate gets the
+# topomap-exec form under Hydra and a map_cpu list under srun.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
 node="pack:2 core:2 pu:1"
 
@@ -120,6 +122,30 @@ if unshare --uts true 2> /dev/null; then
     grep -q "current affinity list: $core\$" "$work/out" || fail "rank $g: $(cat "$work/out")"
   done
 fi
+
+# Hydra numbers -bind-to user: per run of consecutive lines of one host in
+# the machinefile, Slurm per node: pairs 0-2 and 1-3 on 2 nodes x 2 slots
+# put ranks 0, 2 on node0 and 1, 3 on node1, in slots 0, 1 of each.  One
+# map_cpu list (0,1) binds them under srun; under Hydra every rank is a
+# run of its own (k = 0 each), so no list binds rank 2 to slot 1: the
+# topomap-exec form, for Hydra alone and for both files at once.
+printf '4 2 001\n3 100\n4 100\n1 100\n2 100\n' > "$work/alt.graph"
+alt() { "$PARMAPPER" "$work/alt.graph" --nodes 2 --slots 2 --first --quiet --rankfile "$work/alt.rf" "$@"; }
+expect_ok alt --slurm-hostfile "$work/alt.sh"
+expect_output "slurm: SLURM_HOSTFILE=$work/alt.sh srun --distribution=arbitrary --cpu-bind=map_cpu:0,1"
+checks=$((checks + 1))
+printf 'rank 0=node0 slot=0\nrank 1=node1 slot=0\nrank 2=node0 slot=1\nrank 3=node1 slot=1\n' |
+  cmp -s - "$work/alt.rf" || fail "alternating rankfile: $(cat "$work/alt.rf")"
+expect_ok alt --hydra-hostfile "$work/alt.hh"
+expect_output "hydra: mpiexec -f $work/alt.hh -bind-to none topomap-exec $work/alt.hh.placement.json --"
+expect_ok alt --hydra-hostfile "$work/alt.hh" --slurm-hostfile "$work/alt.sh"
+expect_output "slurm: SLURM_HOSTFILE=$work/alt.sh srun --distribution=arbitrary --cpu-bind=none topomap-exec $work/alt.sh.placement.json --"
+expect_output "hydra: mpiexec -f $work/alt.hh -bind-to none topomap-exec $work/alt.sh.placement.json --"
+# Consecutive ranks per node (the block mapping of a line): one list both ways.
+printf '4 2 001\n2 100\n1 100\n4 100\n3 100\n' > "$work/line.graph"
+expect_ok "$PARMAPPER" "$work/line.graph" --nodes 2 --slots 2 --first --quiet \
+  --hydra-hostfile "$work/line.hh" --slurm-hostfile "$work/line.sh"
+expect_output "hydra: mpiexec -f $work/line.hh -bind-to user:0,1"
 
 # The placement's name is taken by another output: refused before anything.
 expect_fail 2 "--report and the hostfile's binding placement (FILE.placement.json) name the same file" \

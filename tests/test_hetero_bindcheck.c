@@ -13,6 +13,13 @@ static const char *env(const char *name)
     return v ? v : "(unset)";
 }
 
+/* The global rank: Open MPI's variable, else Hydra's. */
+static const char *rank(void)
+{
+    const char *v = getenv("OMPI_COMM_WORLD_RANK");
+    return v ? v : env("PMI_RANK");
+}
+
 int main(void)
 {
     hwloc_topology_t t;
@@ -33,7 +40,7 @@ int main(void)
                                                            : "other";
     printf("rank=%s cpus=%s nodes=%s policy=%s proc=%s mem=%s cvd=%s "
            "order=%s\n",
-           env("OMPI_COMM_WORLD_RANK"), c, n, pol, env("TOPOMAP_PROC_KIND"),
+           rank(), c, n, pol, env("TOPOMAP_PROC_KIND"),
            env("TOPOMAP_MEM_KIND"), env("CUDA_VISIBLE_DEVICES"),
            env("CUDA_DEVICE_ORDER"));
     hwloc_bitmap_free(cpus);
