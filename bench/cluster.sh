@@ -2,13 +2,16 @@
 # bench/cluster.sh: does topomap's mapping make applications faster?  On an
 # emulated cluster (scripts/topomap-cluster: N network namespaces with shaped
 # links), every case (application x network x link rate x placement) runs
-# three mappings, alternating, R times each:
+# four mappings, alternating, R times each:
 #   default  what mpirun does for the placement;
 #   bad      heavy partners scattered across nodes: from the block mapping,
 #            the task swaps that raise the hop-bytes of all the traffic
 #            most, until none does;
 #   topomap  the application profiled once (commprof-run), taskgraph build,
-#            parmapper in the job (--time T), the run with its rankfile.
+#            parmapper in the job (--time T), the run with its rankfile;
+#   decompose  the rankfile of `greedymap baseline decompose` (Mapple's
+#            geometric boxes) on the same graph, where it has a grid
+#            (the profile's Cartesian communicator): n/a otherwise.
 # It prints a markdown table (medians, min..max, topomap's speed-up over the
 # default and whether it is beyond the spread, hop-bytes) on stdout, progress
 # on stderr, and keeps the raw per-run CSV, the cases' CSV (load averages,
@@ -17,8 +20,11 @@
 # Usage: bench/cluster.sh [--build DIR] [--out DIR] [--repeat R]
 #          [--apps LIST] [--networks LIST] [--rates LIST] [--placements LIST]
 #          [--full] [--nodes N] [--slots S] [--map-time T]
-#          [--scatter-order LIST] [--oversub F] [--name NAME] [--dry-run]
-#   --apps        qboxlike,halo3d,spmv,lammps,hpcc,gromacs
+#          [--scatter-order LIST] [--oversub F] [--name NAME]
+#          [--subnet A.B.C] [--dry-run]
+#   --apps        qboxlike,halo3d,halo2xn,spmv,lammps,hpcc,gromacs
+#                 (halo2xn: halo3d on a 2 x P/2 x 1 grid, which by-slot
+#                 and by-node placements both cut badly)
 #   --networks    flat,twolevel (two leaf switches, trunks oversubscribed
 #                 F:1, --oversub F, default 2)
 #   --rates       link rates, e.g. 100mbit,1gbit
@@ -28,12 +34,13 @@
 #                 2,0,3,1 for 4 nodes, as a busy scheduler hands out
 #                 free nodes)
 #   Without --apps/--networks/--rates/--placements/--full: the default
-#   matrix (17 cases, 16 run, about 25-30 min on a 2-core machine); with any of
+#   matrix (19 cases, 18 run, about 30-35 min on a 2-core machine); with any of
 #   them, the product of the lists given (the others: every value); --full:
 #   the whole product.  --repeat R (default 3), --map-time T (parmapper's
 #   --time, default 2), --nodes N x --slots S
 #   (default 4 x 4), --out DIR (default bench-cluster-DATE), --name NAME
-#   (the cluster's name, default bench), --dry-run (list the cases).
+#   (the cluster's name, default bench), --subnet A.B.C (its addresses,
+#   default topomap-cluster's), --dry-run (list the cases).
 #   Problem sizes: environment BENCH_ARGS_<APP> (see bench/README.md).
 # Needs root (network namespaces; exit 77 without).  Exit status: 0, 1 when
 # a run or a step failed (the table marks it), 2 on a bad command line.
@@ -52,8 +59,8 @@ out=''
 repeat=3
 apps='' networks='' rates='' placements='' full=0
 nodes=4 slots=4 map_time=2 scatter_order= oversub=2
-cname=bench dry=0
-all_apps=qboxlike,halo3d,spmv,lammps,hpcc,gromacs
+cname=bench subnet='' dry=0
+all_apps=qboxlike,halo3d,halo2xn,spmv,lammps,hpcc,gromacs
 all_networks=flat,twolevel
 all_rates=100mbit,1gbit
 all_placements=slot,node,scatter
@@ -61,7 +68,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     -h | --help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
     --build | --out | --repeat | --apps | --networks | --rates | --placements | \
-      --nodes | --slots | --map-time | --scatter-order | --oversub | --name)
+      --nodes | --slots | --map-time | --scatter-order | --oversub | --name | --subnet)
       [ $# -ge 2 ] || usage "$1 needs a value"
       v=$2
       case $1 in
@@ -70,6 +77,7 @@ while [ $# -gt 0 ]; do
         --placements) placements=$v ;; --nodes) nodes=$v ;; --slots) slots=$v ;;
         --map-time) map_time=$v ;;
         --scatter-order) scatter_order=$v ;; --oversub) oversub=$v ;; --name) cname=$v ;;
+        --subnet) subnet=$v ;;
       esac
       shift 2 ;;
     --full) full=1; shift ;;
@@ -113,7 +121,9 @@ fi
 # placements where they change something (scatter only on the two-level
 # network: on one switch a permuted node order is the by-slot mapping with
 # the nodes renamed); GROMACS and halo3d by slot and by node at 100mbit;
-# spmv (little traffic: a control) and HPCC by node at 100mbit.
+# spmv (little traffic: a control) and HPCC by node at 100mbit; halo2xn
+# (a grid whose default placements are not optimal, for decompose) by slot
+# and by node at 100mbit.
 default_matrix() {
   cat <<'EOF'
 qboxlike flat 100mbit slot
@@ -131,6 +141,8 @@ gromacs flat 100mbit slot
 gromacs flat 100mbit node
 halo3d flat 100mbit slot
 halo3d flat 100mbit node
+halo2xn flat 100mbit slot
+halo2xn flat 100mbit node
 spmv flat 100mbit node
 hpcc flat 100mbit node
 EOF
@@ -156,7 +168,7 @@ matrix=$(awk '{ print (($2 == "flat") ? 0 : 1), $3, NR, $0 }' <<< "$matrix" |
   sort -k1,1n -k2,2 -k3,3n | cut -d' ' -f4-)
 ncases=$(grep -c . <<< "$matrix")
 if [ $dry = 1 ]; then
-  echo "$ncases cases, $repeat runs of each of default, bad, topomap:"
+  echo "$ncases cases, $repeat runs of each of default, bad, topomap, decompose:"
   echo "$matrix"
   exit 0
 fi
@@ -184,7 +196,7 @@ mkdir -p "$out/apps" "$out/cases"
 runs_csv=$out/runs.csv
 cases_csv=$out/cases.csv
 echo "app,network,rate,placement,variant,repeat,position,rc,mpirun_s,app_s,hop_bytes_avg,hop_bytes_max,all_hop_bytes_avg,all_hop_bytes_max,hosts_as_first" > "$runs_csv"
-echo "case,app,network,rate,placement,load_start,load_end,profile_s,build_s,parmapper_s,parmapper_search_s,status" > "$cases_csv"
+echo "case,app,network,rate,placement,load_start,load_end,profile_s,build_s,parmapper_s,parmapper_search_s,status,decompose" > "$cases_csv"
 failed=0
 
 # A child in the background and waited for, so that a signal reaches the
@@ -221,6 +233,8 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 # ------------------------------------------------------------ the cluster
 cluster_net='' cluster_rate=''
 cdir=''
+subnet_opt=()
+[ -z "$subnet" ] || subnet_opt=(--subnet "$subnet")
 cluster_down() {
   stop_job
   if [ -n "$cluster_net" ]; then
@@ -261,10 +275,11 @@ cluster_for() { # NETWORK RATE
       "$tc" --name "$cname" down >&2 || die "cannot remove cluster '$cname'"
     fi
     if [ "$net" = flat ]; then
-      "$tc" --name "$cname" up "$nodes" --slots "$slots" --rate "$rate" >&2 || die "topomap-cluster up failed"
+      "$tc" --name "$cname" up "$nodes" --slots "$slots" --rate "$rate" "${subnet_opt[@]}" >&2 || die "topomap-cluster up failed"
     else
       trunk=$(trunk_of "$rate")
-      "$tc" --name "$cname" up "$nodes" --slots "$slots" --rate "$rate" --leaves 2 --trunk-rate "$trunk" >&2 ||
+      "$tc" --name "$cname" up "$nodes" --slots "$slots" --rate "$rate" --leaves 2 --trunk-rate "$trunk" \
+        "${subnet_opt[@]}" >&2 ||
         die "topomap-cluster up failed"
     fi
     cluster_net=$net cluster_rate=$rate
@@ -286,6 +301,8 @@ cluster_for() { # NETWORK RATE
 : "${BENCH_ARGS_QBOXLIKE_1GBIT:=--bytes 524288 --iters 60}"
 : "${BENCH_ARGS_HALO3D:=--bytes 131072 --iters 40}"
 : "${BENCH_ARGS_HALO3D_1GBIT:=--bytes 131072 --iters 200}"
+: "${BENCH_ARGS_HALO2XN:=--bytes 131072 --iters 40}"
+: "${BENCH_ARGS_HALO2XN_1GBIT:=--bytes 131072 --iters 200}"
 : "${BENCH_ARGS_SPMV:=--points 200000 --radius 0.004 --iters 40}"
 : "${BENCH_ARGS_LAMMPS:=-var n 20 -var steps 300}"
 : "${BENCH_ARGS_HPCC:=N=2000}"
@@ -301,6 +318,9 @@ app_prepare() {
   case $app in
     qboxlike | halo3d | spmv)
       [ -x "$build/examples/$app" ] || app_skip[$app]="$build/examples/$app is not built" ;;
+    halo2xn)
+      [ -x "$build/examples/halo3d" ] || app_skip[$app]="$build/examples/halo3d is not built"
+      [ $((np % 2)) -eq 0 ] || app_skip[$app]="a 2 x P/2 grid needs an even rank count, not $np" ;;
     lammps)
       local melt=/usr/share/lammps/examples/melt/in.melt
       if ! command -v lmp > /dev/null || [ ! -f "$melt" ]; then
@@ -334,6 +354,12 @@ app_cmd() {
   case $1 in
     qboxlike | halo3d | spmv)
       echo "$build/examples/$1"; tr ' ' '\n' <<< "${!v}" ;;
+    # halo3d with its grid read from the command line, as an application
+    # reading its process grid from its input: 2 x P/2 x 1, whose long last
+    # dimension the by-slot placement cuts into half-rows.
+    halo2xn)
+      echo "$build/examples/halo3d"; tr ' ' '\n' <<< "${!v}"
+      printf '%s\n' --dx 2 --dy $((np / 2)) --dz 1 ;;
     lammps) echo lmp; echo -in; echo "$out/apps/lammps/in.melt"; echo -log; echo none
       tr ' ' '\n' <<< "${!v}" ;;
     hpcc) echo hpcc ;;
@@ -487,7 +513,7 @@ for i in ${scatter_order//,/ }; do echo "node$i slots=$slots"; done > "$out/host
   echo "# bench/cluster.sh $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
   echo "cluster: $nodes nodes x $slots slots ($np ranks, $tasks_per_slot per core), repeat $repeat, parmapper --time $map_time"
-  echo "sizes: qboxlike '$BENCH_ARGS_QBOXLIKE' (1gbit '$BENCH_ARGS_QBOXLIKE_1GBIT'), halo3d '$BENCH_ARGS_HALO3D' (1gbit '$BENCH_ARGS_HALO3D_1GBIT'), spmv '$BENCH_ARGS_SPMV', lammps '$BENCH_ARGS_LAMMPS', hpcc '$BENCH_ARGS_HPCC', gromacs '$BENCH_ARGS_GROMACS'"
+  echo "sizes: qboxlike '$BENCH_ARGS_QBOXLIKE' (1gbit '$BENCH_ARGS_QBOXLIKE_1GBIT'), halo3d '$BENCH_ARGS_HALO3D' (1gbit '$BENCH_ARGS_HALO3D_1GBIT'), halo2xn '$BENCH_ARGS_HALO2XN --dx 2 --dy $((np / 2)) --dz 1' (1gbit '$BENCH_ARGS_HALO2XN_1GBIT'), spmv '$BENCH_ARGS_SPMV', lammps '$BENCH_ARGS_LAMMPS', hpcc '$BENCH_ARGS_HPCC', gromacs '$BENCH_ARGS_GROMACS'"
   echo "scatter order: $scatter_order; two-level trunks oversubscribed $oversub:1"
   echo "load average at start: $(loadavg)"
   if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v c="$cores" 'BEGIN { exit !(l >= c) }'; then
@@ -495,7 +521,7 @@ for i in ${scatter_order//,/ }; do echo "node$i slots=$slots"; done > "$out/host
   fi
 } > "$out/info.txt"
 grep '^warning' "$out/info.txt" >&2
-progress "$ncases cases x 3 variants x $repeat runs; output in $out; load average $(loadavg)"
+progress "$ncases cases x 4 variants x $repeat runs; output in $out; load average $(loadavg)"
 
 k=0
 while read -r app net rate place; do
@@ -506,7 +532,7 @@ while read -r app net rate place; do
   app_prepare "$app"
   if [ -n "${app_skip[$app]:-}" ]; then
     progress "[$k/$ncases] $cname_case: skipped: ${app_skip[$app]}"
-    echo "$k,$app,$net,$rate,$place,,,,,,,skipped: ${app_skip[$app]//,/;}" >> "$cases_csv"
+    echo "$k,$app,$net,$rate,$place,,,,,,,skipped: ${app_skip[$app]//,/;}," >> "$cases_csv"
     continue
   fi
   cluster_for "$net" "$rate"
@@ -537,7 +563,7 @@ while read -r app net rate place; do
     else
       app_skip[$app]="profiling or taskgraph build failed (see $adir/profile.log, $adir/build.log)"
       progress "  $app: ${app_skip[$app]}"
-      echo "$k,$app,$net,$rate,$place,$load_start,$(loadavg),,,,,failed: profile" >> "$cases_csv"
+      echo "$k,$app,$net,$rate,$place,$load_start,$(loadavg),,,,,failed: profile," >> "$cases_csv"
       failed=1
       continue
     fi
@@ -565,6 +591,18 @@ while read -r app net rate place; do
   # rankfile with every rank given all the node's cores, slot=0-(C-1), so
   # that only the hosts differ between the variants.
   sed "s/slot=[0-9:]*\$/slot=0-$((cores - 1))/" "$cd_/topomap.rankfile" > "$cd_/topomap.run.rankfile" 2> /dev/null
+
+  # decompose: Mapple's geometric boxes (greedymap baseline decompose) on
+  # the same graph and machine, offline; n/a when the graph has no grid.
+  # Its rankfile gets all the node's cores, as topomap's.
+  decomp=ok
+  if "$greedymap" baseline decompose "$graph" --hostfile "$cdir/hostfile" "${netopt[@]}" \
+    -o "$cd_/decompose.map" --rankfile "$cd_/decompose.rankfile" > "$cd_/decompose.log" 2>&1; then
+    sed "s/slot=[0-9:]*\$/slot=0-$((cores - 1))/" "$cd_/decompose.rankfile" > "$cd_/decompose.run.rankfile"
+  else
+    decomp="n/a: $(tail -n 1 "$cd_/decompose.log" | tr ',' ';')"
+    progress "  decompose: $decomp"
+  fi
 
   # bad: heavy partners scattered across nodes (and leaves): from the
   # block mapping, swaps of two tasks on different nodes that raise the
@@ -621,18 +659,20 @@ with open(map_out, "w") as m, open(rf_out, "w") as r:
         r.write("rank %d=%s slot=0-%d\n" % (t, hosts[node[t]], cores - 1))
 PY
 
-  # The runs, alternating: run r starts with variant (r - 1) mod 3.
-  variants=(default bad topomap)
+  # The runs, alternating: run r starts with variant (r - 1) mod 4.
+  variants=(default bad topomap decompose)
   declare -A first_hosts=() hb=()
   for ((r = 1; r <= repeat; r++)); do
-    for ((j = 0; j < 3; j++)); do
-      v=${variants[$(((r - 1 + j) % 3))]}
+    for ((j = 0; j < 4; j++)); do
+      v=${variants[$(((r - 1 + j) % 4))]}
       case $v in
         default) rf=- ;;
         bad) rf=$cd_/bad.rankfile ;;
         topomap) rf=$cd_/topomap.run.rankfile ;;
+        decompose) rf=$cd_/decompose.run.rankfile ;;
       esac
       if [ "$v" = topomap ] && [ "$status" != ok ]; then continue; fi
+      if [ "$v" = decompose ] && [ "$decomp" != ok ]; then continue; fi
       run_app "$cd_" "$v.$r" "$place" "$rf" "$app"
       same=NA
       if [ "$run_rc" -eq 0 ]; then
@@ -654,7 +694,7 @@ PY
   done
   unset first_hosts hb
   load_end=$(loadavg)
-  echo "$k,$app,$net,$rate,$place,$load_start,$load_end,$(cat "$adir/profile.seconds"),$(cat "$adir/build.seconds"),$parmapper_s,$search_s,$status" >> "$cases_csv"
+  echo "$k,$app,$net,$rate,$place,$load_start,$load_end,$(cat "$adir/profile.seconds"),$(cat "$adir/build.seconds"),$parmapper_s,$search_s,$status,$decomp" >> "$cases_csv"
 done <<< "$matrix"
 cluster_down
 echo "load average at end: $(loadavg)" >> "$out/info.txt"
@@ -669,15 +709,18 @@ cases = list(csv.DictReader(open(os.path.join(out, "cases.csv"))))
 print("".join(open(os.path.join(out, "info.txt")).readlines()[1:]).rstrip())
 print()
 print("Seconds from MPI_Init to MPI_Finalize (slowest rank), median and min..max of the runs; "
-      "speed-up = default median / topomap median, *beyond* when every topomap run beat every "
-      "default run (*slower* for the converse); hop-bytes avg/max in MB of the "
+      "speed-up = default median / topomap (decompose) median, *beyond* when every topomap (decompose) "
+      "run beat every default run (*slower* for the converse); hop-bytes avg/max in MB of the "
       "graph topomap maps (wsum.tg.json: the critical types weighted by their share of the time), "
       "and in brackets the average over all the traffic (every type but the collectives on all ranks, "
-      "in bytes: graphs-all/sum.tg.json), from greedymap eval of where the ranks actually ran.")
+      "in bytes: graphs-all/sum.tg.json), from greedymap eval of where the ranks actually ran; "
+      "decompose: greedymap baseline decompose's rankfile, n/a where the graph has no grid.")
 print()
-print("| app | network | rate | placement | default s | bad s | topomap s | topomap vs default | "
-      "mpirun s default / topomap | hop-bytes default | bad | topomap | load start / end |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| app | network | rate | placement | default s | bad s | topomap s | decompose s | topomap vs default | "
+      "decompose vs default | mpirun s default / topomap / decompose | hop-bytes default | bad | topomap | "
+      "decompose | load start / end |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+variants = ("default", "bad", "topomap", "decompose")
 def med(xs): return statistics.median(xs) if xs else None
 def cell(xs):
     if not xs: return "n/a"
@@ -686,32 +729,34 @@ def mb(r):
     try: return "%.1f / %.1f (%.1f)" % (float(r["hop_bytes_avg"]) / 1e6, float(r["hop_bytes_max"]) / 1e6,
                                        float(r["all_hop_bytes_avg"]) / 1e6)
     except ValueError: return "n/a"
+def speedup(d, x):
+    if not d or not x: return "n/a"
+    s = med(d) / med(x)
+    if len(x) < 2 or len(d) < 2: note = "1 run: no spread"
+    elif max(x) < min(d): note = "beyond"
+    elif min(x) > max(d): note = "slower"
+    else: note = "within"
+    return "%.2fx (%s)" % (s, note)
 for c in cases:
     key = (c["app"], c["network"], c["rate"], c["placement"])
     if c["status"].startswith("skipped"):
-        print("| %s | %s | %s | %s | %s |" % (key + (c["status"],)) + " |" * 8)
+        print("| %s | %s | %s | %s | %s |" % (key + (c["status"],)) + " |" * 11)
         continue
     rs = [r for r in runs if (r["app"], r["network"], r["rate"], r["placement"]) == key]
-    t = {v: [float(r["app_s"]) for r in rs if r["variant"] == v and r["rc"] == "0"] for v in ("default", "bad", "topomap")}
-    w = {v: [float(r["mpirun_s"]) for r in rs if r["variant"] == v and r["rc"] == "0"] for v in ("default", "topomap")}
-    h = {}
-    for v in ("default", "bad", "topomap"):
-        ok = [r for r in rs if r["variant"] == v and r["rc"] == "0"]
-        h[v] = mb(ok[0]) if ok else "n/a"
-    if t["default"] and t["topomap"]:
-        s = med(t["default"]) / med(t["topomap"])
-        if len(t["topomap"]) < 2 or len(t["default"]) < 2: note = "1 run: no spread"
-        elif max(t["topomap"]) < min(t["default"]): note = "beyond"
-        elif min(t["topomap"]) > max(t["default"]): note = "slower"
-        else: note = "within"
-        sp = "%.2fx (%s)" % (s, note)
-    else:
-        sp = "n/a"
-    ws = "%.2f / %.2f" % (med(w["default"]), med(w["topomap"])) if w["default"] and w["topomap"] else "n/a"
+    ok = {v: [r for r in rs if r["variant"] == v and r["rc"] == "0"] for v in variants}
+    t = {v: [float(r["app_s"]) for r in ok[v]] for v in variants}
+    w = {v: "%.2f" % med([float(r["mpirun_s"]) for r in ok[v]]) if ok[v] else "n/a" for v in variants}
+    h = {v: mb(ok[v][0]) if ok[v] else "n/a" for v in variants}
+    dec = c.get("decompose") or ""
+    if dec.startswith("n/a"):
+        h["decompose"] = dec
     st = "" if c["status"] == "ok" else " " + c["status"]
-    print("| %s | %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s | %s | %s / %s |" % (
-        key + (cell(t["default"]), cell(t["bad"]), cell(t["topomap"]), sp, st, ws,
-               h["default"], h["bad"], h["topomap"], c["load_start"].split()[0] if c["load_start"] else "",
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s | %s / %s / %s | %s | %s | %s | %s | %s / %s |" % (
+        key + (cell(t["default"]), cell(t["bad"]), cell(t["topomap"]), cell(t["decompose"]),
+               speedup(t["default"], t["topomap"]), st, speedup(t["default"], t["decompose"]),
+               w["default"], w["topomap"], w["decompose"],
+               h["default"], h["bad"], h["topomap"], h["decompose"],
+               c["load_start"].split()[0] if c["load_start"] else "",
                c["load_end"].split()[0] if c["load_end"] else "")))
 print()
 print("Cost of topomap, outside the times above: profiling run (commprof-run, once per application), "

@@ -34,13 +34,15 @@ bench-commprof: bench/pingpong libcommprof/libcommprof.la
 noinst_PROGRAMS += bench/mapper
 bench_mapper_SOURCES = bench/mapper.c
 bench_mapper_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap \
-	-DREFMAP_SCRIPT='"$(abs_top_srcdir)/bench/refmap.py"'
+	-DREFMAP_SCRIPT='"$(abs_top_srcdir)/bench/refmap.py"' \
+	-DBENCH_DATA='"$(abs_top_srcdir)/bench/data"'
 bench_mapper_LDADD = greedymap/libgreedymap.la taskgraph/libtaskgraph.la -lm
 if HAVE_SCOTCH_LIB
 bench_mapper_CPPFLAGS += $(SCOTCH_CFLAGS) -DHAVE_SCOTCH_LIB=1
 bench_mapper_LDADD += $(SCOTCH_LIBS) -lz -lpthread
 endif
-EXTRA_DIST += bench/mapper.sh bench/refmap.py
+EXTRA_DIST += bench/mapper.sh bench/refmap.py bench/data/README.md \
+	bench/data/lammps-peptide-32.tg.json bench/data/hpcc-32.tg.json
 
 .PHONY: bench-mapper
 bench: bench-mapper

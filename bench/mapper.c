@@ -59,9 +59,12 @@
 
 #define BYTES 1000          /* weight of every generated edge */
 #define REPEAT_BELOW 1.0    /* rows faster than this (s) run --repeat times */
-#define FT_LEAVES 32        /* the fat-tree: leaf switches, */
+#define FT_LEAVES 32        /* the fat-tree (default): leaf switches, */
 #define FT_PER_LEAF 32      /* nodes under each leaf, */
 #define FT_SPINES 32        /* spine switches, each above every leaf */
+#ifndef BENCH_DATA          /* the recorded graphs (bench/data) */
+#define BENCH_DATA "bench/data"
+#endif
 
 typedef enum graph_kind {
     G_LATTICE,   /* MILC-like 4-D periodic lattice */
@@ -69,7 +72,8 @@ typedef enum graph_kind {
     G_QBOX,      /* Qbox-like grid, Sum of its layers */
     G_QBOX_W,    /* the same, Weighted-sum */
     G_RGG,       /* random geometric graph */
-    G_GRID       /* a face stencil of the case's dims (issue 12) */
+    G_GRID,      /* a face stencil of the case's dims (issue 12) */
+    G_FILE       /* a graph recorded by libcommprof, BENCH_DATA/file */
 } graph_kind;
 
 typedef struct mcase {
@@ -78,22 +82,38 @@ typedef struct mcase {
     const char *network; /* NULL: the generated fat-tree */
     int slots;
     int ndims, dims[4];  /* G_GRID: the grid, not periodic */
+    const char *file;    /* G_FILE: the graph, in BENCH_DATA */
+    int leaves, per_leaf; /* network NULL: the fat-tree (0: FT_ defaults) */
 } mcase;
 
 /* Every case has exactly as many slots as tasks. */
 static const mcase cases[] = {
-    {"milc", G_LATTICE, "torus:16x16x16", 16, 0, {0}},
-    {"stencil-fattree", G_STENCIL27, NULL, 32, 0, {0}},
-    {"qbox-sum", G_QBOX, "torus:8x8x8", 16, 0, {0}},
-    {"qbox-wsum", G_QBOX_W, "torus:8x8x8", 16, 0, {0}},
-    {"rgg-dragonfly", G_RGG, "dragonfly:16,8,4", 64, 0, {0}},
-    {"rgg-torus", G_RGG, "torus:8x8x8", 64, 0, {0}},
+    {"milc", G_LATTICE, "torus:16x16x16", 16, 0, {0}, NULL, 0, 0},
+    {"stencil-fattree", G_STENCIL27, NULL, 32, 0, {0}, NULL, 0, 0},
+    {"qbox-sum", G_QBOX, "torus:8x8x8", 16, 0, {0}, NULL, 0, 0},
+    {"qbox-wsum", G_QBOX_W, "torus:8x8x8", 16, 0, {0}, NULL, 0, 0},
+    {"rgg-dragonfly", G_RGG, "dragonfly:16,8,4", 64, 0, {0}, NULL, 0, 0},
+    {"rgg-torus", G_RGG, "torus:8x8x8", 64, 0, {0}, NULL, 0, 0},
     /* Grids at scale (issue 12): the issue's 64^3 case, unequal
      * dimensions, an aspect of 1:32, a 2-D grid on the fat-tree. */
-    {"grid64-torus", G_GRID, "torus:16x16x16", 64, 3, {64, 64, 64}},
-    {"grid96x64x40", G_GRID, "torus:16x16x15", 64, 3, {96, 64, 40}},
-    {"aspect1x32", G_GRID, "torus:16x16x8", 64, 2, {64, 2048}},
-    {"grid2d-fattree", G_GRID, NULL, 32, 2, {256, 128}},
+    {"grid64-torus", G_GRID, "torus:16x16x16", 64, 3, {64, 64, 64},
+     NULL, 0, 0},
+    {"grid96x64x40", G_GRID, "torus:16x16x15", 64, 3, {96, 64, 40},
+     NULL, 0, 0},
+    {"aspect1x32", G_GRID, "torus:16x16x8", 64, 2, {64, 2048},
+     NULL, 0, 0},
+    {"grid2d-fattree", G_GRID, NULL, 32, 2, {256, 128},
+     NULL, 0, 0},
+    /* Applications' graphs recorded by libcommprof (issue 12): LAMMPS
+     * peptide and HPCC at 32 ranks (bench/data/README.md), on a torus of
+     * 8 nodes and a fat-tree of 4 leaves x 2 nodes, 4 slots each. */
+    {"lammps32-torus", G_FILE, "torus:2x2x2", 4, 0, {0},
+     "lammps-peptide-32.tg.json", 0, 0},
+    {"lammps32-fattree", G_FILE, NULL, 4, 0, {0},
+     "lammps-peptide-32.tg.json", 4, 2},
+    {"hpcc32-torus", G_FILE, "torus:2x2x2", 4, 0, {0}, "hpcc-32.tg.json", 0,
+     0},
+    {"hpcc32-fattree", G_FILE, NULL, 4, 0, {0}, "hpcc-32.tg.json", 4, 2},
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -226,6 +246,15 @@ static int make_graph(const mcase *c, tg_graph **out, char *what, size_t size,
     case G_QBOX:
     case G_QBOX_W:
         break;
+    case G_FILE: {
+        char *path = path_in(BENCH_DATA, c->file, "");
+        if (!path)
+            return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+        snprintf(what, size, "recorded by libcommprof: %s", path);
+        int rc = tg_read(path, NULL, out, err);
+        free(path);
+        return rc;
+    }
     case G_RGG:
         snprintf(what, size, "random geometric graph, %d points, radius "
                  "%g, seed %" PRIu64, rg.n, rg.radius, rg.seed);
@@ -266,23 +295,35 @@ static int make_graph(const mcase *c, tg_graph **out, char *what, size_t size,
     return rc;
 }
 
-/* A two-level fat-tree in Slurm's topology.conf syntax: FT_LEAVES leaf
- * switches of FT_PER_LEAF nodes each (node0 .. node{N-1}, the names
- * gm_machine_uniform gives), FT_SPINES spines above every leaf. */
-static int write_fattree(const char *path, tg_error *err)
+/* The case's fat-tree: leaves, nodes per leaf, spines (as many as the
+ * leaves when the case sets its own shape). */
+static void fattree_of(const mcase *c, int *leaves, int *per_leaf,
+                       int *spines)
 {
+    *leaves = c->leaves ? c->leaves : FT_LEAVES;
+    *per_leaf = c->per_leaf ? c->per_leaf : FT_PER_LEAF;
+    *spines = c->leaves ? c->leaves : FT_SPINES;
+}
+
+/* A two-level fat-tree in Slurm's topology.conf syntax: the case's leaf
+ * switches of per_leaf nodes each (node0 .. node{N-1}, the names
+ * gm_machine_uniform gives), its spines above every leaf. */
+static int write_fattree(const mcase *c, const char *path, tg_error *err)
+{
+    int nleaves, per_leaf, nspines;
+    fattree_of(c, &nleaves, &per_leaf, &nspines);
     char tmp[4200];
     FILE *fp = start_file(path, tmp, sizeof tmp, err);
     if (!fp)
         return TG_EIO;
     fprintf(fp, "# 2-level fat-tree: %d leaves x %d nodes, %d spines\n",
-            FT_LEAVES, FT_PER_LEAF, FT_SPINES);
-    for (int l = 0; l < FT_LEAVES; l++)
+            nleaves, per_leaf, nspines);
+    for (int l = 0; l < nleaves; l++)
         fprintf(fp, "SwitchName=leaf%d Nodes=node[%d-%d]\n", l,
-                l * FT_PER_LEAF, (l + 1) * FT_PER_LEAF - 1);
-    for (int s = 0; s < FT_SPINES; s++)
+                l * per_leaf, (l + 1) * per_leaf - 1);
+    for (int s = 0; s < nspines; s++)
         fprintf(fp, "SwitchName=spine%d Switches=leaf[0-%d]\n", s,
-                FT_LEAVES - 1);
+                nleaves - 1);
     return finish_file(fp, tmp, path, err);
 }
 
@@ -294,8 +335,8 @@ static int make_machine(const mcase *c, const char *dir, char **spec,
     if (c->network) {
         *spec = strdup(c->network);
     } else {
-        char *conf = path_in(dir, "fattree", ".conf");
-        int rc = conf ? write_fattree(conf, err) : TG_ENOMEM;
+        char *conf = path_in(dir, c->name, ".fattree.conf");
+        int rc = conf ? write_fattree(c, conf, err) : TG_ENOMEM;
         *spec = NULL;
         if (!rc) {
             size_t len = strlen(conf) + 9;
@@ -815,8 +856,9 @@ static int ref_map(const bench *b, const mcase *c, const tg_graph *g,
     char hier[64], *out = path_in(b->dir, c->name, ref_tools[k]), cmd[8192];
     if (!out)
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
-    snprintf(hier, sizeof hier, "%d:%d:%d", c->slots, FT_PER_LEAF,
-             FT_LEAVES);
+    int nleaves, per_leaf, nspines;
+    fattree_of(c, &nleaves, &per_leaf, &nspines);
+    snprintf(hier, sizeof hier, "%d:%d:%d", c->slots, per_leaf, nleaves);
     snprintf(cmd, sizeof cmd, "'%s' '%s' %s '%s' %s 1:20:40 '%s'",
              b->opt.python, REFMAP_SCRIPT, ref_tools[k], graph, hier, out);
     FILE *p = popen(cmd, "r");
@@ -919,10 +961,12 @@ static int run_case(bench *b, const mcase *c)
            c->name, what, g->n, g->nedges, c->network ? c->network
                                                       : "fattree (below)",
            gm_machine_nodes(m), c->slots);
+    int nleaves, per_leaf, nspines;
+    fattree_of(c, &nleaves, &per_leaf, &nspines);
     if (!c->network)
         printf("   fat-tree: %d leaf switches x %d nodes, %d spine switches "
                "above every leaf (topology.conf written by the bench)\n",
-               FT_LEAVES, FT_PER_LEAF, FT_SPINES);
+               nleaves, per_leaf, nspines);
 
     for (int i = 0; i < ncfg; i++) {
         row *r = &rows[nrows++];
@@ -1043,7 +1087,7 @@ static int run_case(bench *b, const mcase *c)
         printf("  KaHIP and SharedMap (hierarchy %d:%d:%d, distance "
                "1:20:40, imbalance 3 %%; edge weights / %.6g; times: "
                "bench/refmap.py)\n",
-               c->slots, FT_PER_LEAF, FT_LEAVES, ref_scale);
+               c->slots, per_leaf, nleaves, ref_scale);
         for (int k = 0; k < nref; k++) {
             print_row(&refs[k], base_avg);
             if (refs[k].moved)
@@ -1077,14 +1121,15 @@ static const char usage[] =
     "usage: bench/mapper [--case NAME]... [--quick] [--repeat R] [--cpu N]\n"
     "                    [--keep DIR]\n"
     "\n"
-    "Map synthetic task graphs with every GreedyMap configuration, every\n"
-    "baseline and Scotch, evaluate each mapping with gm_evaluate and print\n"
-    "one table per case.\n"
+    "Map synthetic and recorded task graphs with every GreedyMap\n"
+    "configuration, every baseline and Scotch, evaluate each mapping with\n"
+    "gm_evaluate and print one table per case.\n"
     "\n"
     "  --case NAME   run this case only (repeatable); cases: milc,\n"
     "                stencil-fattree, qbox-sum, qbox-wsum, rgg-dragonfly,\n"
     "                rgg-torus, grid64-torus, grid96x64x40, aspect1x32,\n"
-    "                grid2d-fattree (default: all)\n"
+    "                grid2d-fattree, lammps32-torus, lammps32-fattree,\n"
+    "                hpcc32-torus, hpcc32-fattree (default: all)\n"
     "  --quick       skip the configurations with delta=all\n"
     "  --no-portfolio  only greedymap map's default (which runs GreedyMap's\n"
     "                default configuration, block, rb and decompose), the\n"
@@ -1208,7 +1253,8 @@ int main(int argc, char **argv)
     }
     printf("bench/mapper: GreedyMap, baselines and Scotch on the panel of "
            "issue 5\n");
-    printf("pinned to CPU %d; every edge weighs %d bytes\n", cpu, BYTES);
+    printf("pinned to CPU %d; every generated edge weighs %d bytes (the "
+           "recorded graphs keep theirs)\n", cpu, BYTES);
     print_load("at start");
     int bad = 0;
     for (int i = 0; i < NCASES; i++)

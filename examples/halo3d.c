@@ -1,15 +1,16 @@
 /* halo3d.c: a 3-D halo exchange (the pattern of a 7-point stencil) on a
  * periodic process grid; an example application for topomap.
  *
- *   mpirun -np P halo3d [--bytes N] [--iters K]
+ *   mpirun -np P halo3d [--bytes N] [--iters K] [--dx A] [--dy B] [--dz C]
  *
  * The P ranks form a periodic grid of MPI_Dims_create(P, 3) dimensions
  * (MPI_Cart_create without reordering, so rank r sits at the row-major
- * coordinates of r).  In each of K iterations every rank sends one message
- * of N bytes to each of its 6 neighbours (-x, +x, -y, +y, -z, +z) and
- * receives one from each.  Along a dimension of 2 both neighbours are the
- * same rank, which then gets 2 messages; along a dimension of 1 the rank
- * sends to itself.
+ * coordinates of r); --dx/--dy/--dz fix dimensions, as an application
+ * reading its process grid from its input does (0: MPI_Dims_create's).
+ * In each of K iterations every rank sends one message of N bytes to each
+ * of its 6 neighbours (-x, +x, -y, +y, -z, +z) and receives one from each.
+ * Along a dimension of 2 both neighbours are the same rank, which then gets
+ * 2 messages; along a dimension of 1 the rank sends to itself.
  *
  * Each rank's state is 6 faces of N bytes, face d being what it sends in
  * direction d.  The update stands in for the stencil arithmetic: it is
@@ -43,11 +44,16 @@ static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
 }
 
 static const char usage_text[] =
-    "Usage: mpirun -np P halo3d [--bytes N] [--iters K]\n"
+    "Usage: mpirun -np P halo3d [--bytes N] [--iters K] [--dx A] [--dy B] "
+    "[--dz C]\n"
     "A 3-D halo exchange on a periodic grid of MPI_Dims_create(P, 3) ranks:\n"
     "each iteration, every rank sends N bytes to each of its 6 neighbours.\n"
     "  --bytes N   bytes per message (default 4096)\n"
     "  --iters K   iterations (default 100)\n"
+    "  --dx A, --dy B, --dz C\n"
+    "              fix the grid's dimensions (default 0: MPI_Dims_create's\n"
+    "              choice); those given must divide P, all three multiply\n"
+    "              to P\n"
     "Prints one line with the grid and a checksum of the final state.\n";
 
 int main(int argc, char **argv)
@@ -57,17 +63,40 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 
-    long long bytes = 4096, iters = 100;
+    long long bytes = 4096, iters = 100, fixed[3] = {0, 0, 0};
     example_opt opts[] = {{"--bytes", EXAMPLE_INT, &bytes, 1, 1 << 30},
-                          {"--iters", EXAMPLE_INT, &iters, 0, 1 << 30}};
-    int rc = example_parse_args("halo3d", usage_text, argc, argv, opts, 2,
+                          {"--iters", EXAMPLE_INT, &iters, 0, 1 << 30},
+                          {"--dx", EXAMPLE_INT, &fixed[0], 0, 1 << 30},
+                          {"--dy", EXAMPLE_INT, &fixed[1], 0, 1 << 30},
+                          {"--dz", EXAMPLE_INT, &fixed[2], 0, 1 << 30}};
+    int rc = example_parse_args("halo3d", usage_text, argc, argv, opts, 5,
                                 rank);
     if (rc >= 0) {
         MPI_Finalize();
         return rc;
     }
 
-    int dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1};
+    /* MPI_Dims_create is erroneous when the fixed dimensions do not divide
+     * the rank count (or, all fixed, do not multiply to it): say so. */
+    int dims[3], periods[3] = {1, 1, 1}, nfree = 0;
+    long long prod = 1;
+    for (int k = 0; k < 3; k++) {
+        dims[k] = (int)fixed[k];
+        if (fixed[k])
+            prod *= fixed[k];
+        else
+            nfree++;
+    }
+    if (nranks % prod != 0 || (nfree == 0 && prod != nranks)) {
+        if (rank == 0)
+            fprintf(stderr,
+                    "halo3d: --dx %lld --dy %lld --dz %lld do not fit %d "
+                    "ranks: the fixed dimensions must divide it (and, all "
+                    "three fixed, multiply to it)\n",
+                    fixed[0], fixed[1], fixed[2], nranks);
+        MPI_Finalize();
+        return 2;
+    }
     MPI_Dims_create(nranks, 3, dims);
     MPI_Comm cart;
     MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &cart);

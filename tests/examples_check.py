@@ -3,7 +3,7 @@
 here independently of the C code: the point-to-point pairs, bytes and
 messages of its libcommprof profile, and the checksum it printed.
 
-  examples_check.py halo3d PROFILE STDOUT BYTES ITERS
+  examples_check.py halo3d PROFILE STDOUT BYTES ITERS [AxBxC]
   examples_check.py spmv PROFILE STDOUT POINTS RADIUS ITERS SEED
   examples_check.py heat STDOUT ROWS COLS ITERS KIND...
 
@@ -13,7 +13,8 @@ The definitions are in the header comments of examples/halo3d.c,
 examples/spmv.c and examples/heat.c; heat has no profile to check, only
 its output (the checksum of a serial Jacobi run here, the ranks' rows and
 kinds).  halo3d's grid is read from its output (MPI_Dims_create
-chooses it) and only checked for shape; spmv's points are drawn here with
+chooses it) and only checked for shape, or must be AxBxC when given (its
+--dx/--dy/--dz); spmv's points are drawn here with
 xoshiro256** seeded by splitmix64 (as libtaskgraph's tg_rgg_points), its
 graph found by comparing every pair.
 """
@@ -60,13 +61,16 @@ def fnv1a(data):
     return h
 
 
-def check_halo3d(prof, stdout, nbytes, iters):
+def check_halo3d(prof, stdout, nbytes, iters, grid=None):
     m = summary(stdout, r"halo3d: (\d+) ranks, grid (\d+)x(\d+)x(\d+), "
                 r"(\d+) bytes per message, (\d+) iterations, checksum ([0-9a-f]{16})")
     p, dims = int(m[1]), [int(m[2]), int(m[3]), int(m[4])]
     expect("ranks", p, prof["world_size"])
-    expect("grid", (dims[0] * dims[1] * dims[2], sorted(dims, reverse=True)),
-           (p, dims))
+    if grid:
+        expect("grid", dims, [int(x) for x in grid.split("x")])
+    else:
+        expect("grid", (dims[0] * dims[1] * dims[2], sorted(dims, reverse=True)),
+               (p, dims))
     expect("sizes", (int(m[5]), int(m[6])), (nbytes, iters))
 
     def coords(r):
@@ -242,8 +246,8 @@ def main():
     profile, stdout = sys.argv[2:4]
     prof = json.load(open(profile))
     a = sys.argv[4:]
-    if kind == "halo3d" and len(a) == 2:
-        check_halo3d(prof, stdout, int(a[0]), int(a[1]))
+    if kind == "halo3d" and len(a) in (2, 3):
+        check_halo3d(prof, stdout, int(a[0]), int(a[1]), a[2] if len(a) == 3 else None)
     elif kind == "spmv" and len(a) == 4:
         check_spmv(prof, stdout, int(a[0]), float(a[1]), int(a[2]), int(a[3]))
     else:
