@@ -273,20 +273,32 @@ launcher_map_output() {
   esac
 }
 
-# launcher_mapped_argv FILE CPUS: the command that runs the application
-# (launcher_app_opts, launcher_app) placed by FILE, parmapper's output for
-# this launcher, with CPUS its CPU list (Hydra, srun), in launcher_run.
+# launcher_mapped_argv FILE CPUS [BINDER...]: the command that runs the
+# application (launcher_app_opts, launcher_app) placed by FILE, parmapper's
+# output for this launcher, with CPUS its CPU list (Hydra, srun), in
+# launcher_run.  With CPUS empty and a BINDER (Hydra, srun: topomap-exec
+# PLACEMENT --, when no one list binds every rank, parmapper(1)), the
+# launcher's binding is off and BINDER runs before the application.
 launcher_mapped_argv() {
+  local file=$1 cpus=${2-}
+  shift $(($# < 2 ? $# : 2))
   case $launcher_kind in
-    ompi4) launcher_run=("$launcher" --rankfile "$1") ;;
+    ompi4) launcher_run=("$launcher" --rankfile "$file") ;;
     # PRRTE binds a rankfile's ranks only with a core policy, and refuses
     # two ranks on one core without overload-allowed (PRRTE 3.0).
-    ompi5) launcher_run=("$launcher" --map-by "rankfile:file=$1" --bind-to core:overload-allowed) ;;
-    hydra) launcher_run=("$launcher" -f "$1" -bind-to "user:$2") ;;
-    srun) launcher_run=(env SLURM_HOSTFILE="$1" "$launcher" --distribution=arbitrary)
-          [ -z "${2-}" ] || launcher_run+=(--cpu-bind=map_cpu:"$2") ;;
+    ompi5) launcher_run=("$launcher" --map-by "rankfile:file=$file" --bind-to core:overload-allowed) ;;
+    hydra) launcher_run=("$launcher" -f "$file" -bind-to)
+           if [ -n "$cpus" ]; then launcher_run+=("user:$cpus"); else launcher_run+=(none); fi ;;
+    srun) launcher_run=(env SLURM_HOSTFILE="$file" "$launcher" --distribution=arbitrary)
+          if [ -n "$cpus" ]; then
+            launcher_run+=(--cpu-bind=map_cpu:"$cpus")
+          elif [ $# -gt 0 ]; then
+            launcher_run+=(--cpu-bind=none)
+          fi ;;
   esac
-  launcher_run+=("${launcher_app_opts[@]}" "${launcher_app[@]}")
+  launcher_run+=("${launcher_app_opts[@]}")
+  case $launcher_kind in hydra | srun) [ -n "$cpus" ] || launcher_run+=("$@") ;; esac
+  launcher_run+=("${launcher_app[@]}")
 }
 
 # launcher_per_node: the options of a run with one rank per node

@@ -187,9 +187,10 @@ TESTS += tests/examples_heat.sh
 EXTRA_DIST += tests/examples_heat.sh
 
 # The pipeline scripts: topomap-run, topomap-select-graph and
-# topomap-plot pareto (scripts/).
+# topomap-plot pareto (scripts/), and the launcher command lines they run
+# (scripts/launcher.sh).
 PIPELINE_TESTS = tests/pipeline_run.sh tests/pipeline_select.sh \
-	tests/pipeline_plot.sh
+	tests/pipeline_plot.sh tests/launcher_argv.sh
 TESTS += $(PIPELINE_TESTS)
 EXTRA_DIST += $(PIPELINE_TESTS) tests/pipeline_lib.sh
 
