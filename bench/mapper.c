@@ -1010,7 +1010,7 @@ static int run_case(bench *b, const mcase *c)
     row *def = &rows[nrows++];
     snprintf(def->label, sizeof def->label,
              "greedymap map default (best of GreedyMap, block, rb, "
-             "decompose)");
+             "decompose, refined)");
     gm_config dc;
     if ((rc = gm_config_parse("", &dc, &err)))
         goto out;

@@ -217,11 +217,11 @@ int gm_config_parse(const char *text, gm_config *out, tg_error *err)
                             "configuration '%s': refine=1 needs "
                             "cost=hopbytes",
                             text);
-    for (int k = 0; seen[8] && k < 7; k++)
+    for (int k = 0; seen[8] && k < 6; k++)
         if (seen[k])
             return tg_error_set(err, TG_EINVAL, NULL, 0,
                                 "configuration '%s': baseline= takes no "
-                                "GreedyMap key (only seed=)",
+                                "GreedyMap key (only refine= and seed=)",
                                 text);
     *out = c;
     return 0;
@@ -230,9 +230,9 @@ int gm_config_parse(const char *text, gm_config *out, tg_error *err)
 const char *gm_config_format(const gm_config *c, char *buf, size_t size)
 {
     if (c->baseline) {
-        snprintf(buf, size, "baseline=%s,seed=%llu",
+        snprintf(buf, size, "baseline=%s,%sseed=%llu",
                  gm_baseline_name((gm_baseline)(c->baseline - 1)),
-                 (unsigned long long)c->seed);
+                 c->refine ? "refine=1," : "", (unsigned long long)c->seed);
         return buf;
     }
     char delta[16];

@@ -465,9 +465,11 @@ int gm_greedymap(const tg_graph *g, const gm_machine *m, const gm_config *c,
     int rc = check_args(g, m, c, err);
     if (rc || g->n == 0)
         return rc;
-    if (c->baseline)
-        return gm_baseline_map(g, m, (gm_baseline)(c->baseline - 1),
-                               c->seed, map, err);
+    if (c->baseline) {
+        rc = gm_baseline_map(g, m, (gm_baseline)(c->baseline - 1), c->seed,
+                             map, err);
+        return rc || !c->refine ? rc : gm_refine(g, m, NULL, NULL, map, err);
+    }
     int *order = malloc((size_t)g->n * sizeof *order);
     if (!order)
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
@@ -486,9 +488,11 @@ int gm_greedymap_run(const tg_graph *g, const gm_machine *m,
     int rc = check_args(g, m, c, err);
     if (rc || g->n == 0)
         return rc;
-    if (c->baseline) /* the list does not matter; nothing to stop */
-        return gm_baseline_map(g, m, (gm_baseline)(c->baseline - 1),
-                               c->seed, map, err);
+    if (c->baseline) { /* the list does not matter */
+        rc = gm_baseline_map(g, m, (gm_baseline)(c->baseline - 1), c->seed,
+                             map, err);
+        return rc || !c->refine ? rc : gm_refine(g, m, stop, arg, map, err);
+    }
     /* A task twice would leave another unplaced. */
     unsigned char *seen = calloc((size_t)g->n, 1);
     if (!seen)

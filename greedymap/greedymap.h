@@ -702,7 +702,8 @@ typedef struct gm_config {
                                cost = GM_COST_HOPBYTES); 0: none */
     int baseline;           /* 0: GreedyMap; 1 + a gm_baseline: that
                                reference mapper instead (gm_baseline_map
-                               with seed), every other field ignored */
+                               with seed, then gm_refine with refine=1),
+                               every other field ignored */
 } gm_config;
 
 /* Parse "order=bfs,delta=sqrt,pack=1,cost=hopbytes,wrap=1,centre=last,
@@ -715,9 +716,9 @@ typedef struct gm_config {
  * or a positive integer; cost is hopbytes, maxhopbytes or maxlinkload;
  * centre is last or nbr; refine is 0 or 1, and 1 only with
  * cost=hopbytes (the refinement lowers total hop-bytes, which could raise
- * what the other costs minimise).  "baseline=KIND[,seed=S]" (KIND as in
- * gm_baseline_parse) is a reference mapper instead of GreedyMap; it takes
- * no other key.  Errors (TG_EINVAL) quote the text and name the bad
+ * what the other costs minimise).  "baseline=KIND[,refine=1][,seed=S]"
+ * (KIND as in gm_baseline_parse) is a reference mapper instead of
+ * GreedyMap, refined with refine=1; it takes no other key.  Errors (TG_EINVAL) quote the text and name the bad
  * item. */
 int gm_config_parse(const char *text, gm_config *out, tg_error *err);
 /* The canonical text of a configuration, every key, in the order of
@@ -738,9 +739,10 @@ int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
 /* The default of greedymap map: gm_greedymap with c, then the baselines
  * block, rb (seed c->seed) and, when g has a grid (gm_grid_of),
  * decompose; map gets the mapping of least total hop-bytes (ties: the
- * earlier in that order), *won (may be NULL) the configuration that made
- * it (c itself or c with baseline set), *total (may be NULL) its total
- * hop-bytes. */
+ * earlier in that order), refined by gm_refine unless it is decompose's
+ * (best.c says why) or c's cost is not hop-bytes; *won (may be NULL) the
+ * configuration that makes it (c itself or c with baseline set, refine=1
+ * where refined), *total (may be NULL) its total hop-bytes. */
 int gm_map_best(const tg_graph *g, const gm_machine *m, const gm_config *c,
                 gm_place *map, gm_config *won, uint64_t *total,
                 tg_error *err);
