@@ -17,8 +17,9 @@ runs=${PM_SIGNAL_RUNS:-30}
 bad=0
 for i in $(seq 1 "$runs"); do
   case $((i % 6)) in 0) sig=INT; n=2 ;; 3) sig=HUP; n=1 ;; *) sig=TERM; n=15 ;; esac
-  # The shell starts a background job with SIGINT ignored: not this one.
-  env --default-signal=INT "$PARMAPPER" "$work/g.tg.json" --nodes 64 --slots 1024 --time 60 \
+  # The shell starts a background job with SIGINT ignored, and nohup (a
+  # test run under it) leaves SIGHUP ignored: not for this one.
+  env --default-signal=INT,HUP "$PARMAPPER" "$work/g.tg.json" --nodes 64 --slots 1024 --time 60 \
     "${outs[@]}" > "$work/sig.out" 2> "$work/sig.err" &
   pid=$!
   # A random moment from 1 to 2.9 s in: mostly during the search.
