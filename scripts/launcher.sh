@@ -276,9 +276,10 @@ launcher_map_output() {
 # launcher_mapped_argv FILE CPUS [BINDER...]: the command that runs the
 # application (launcher_app_opts, launcher_app) placed by FILE, parmapper's
 # output for this launcher, with CPUS its CPU list (Hydra, srun), in
-# launcher_run.  With CPUS empty and a BINDER (Hydra, srun: topomap-exec
-# PLACEMENT --, when no one list binds every rank, parmapper(1)), the
-# launcher's binding is off and BINDER runs before the application.
+# launcher_run.  A BINDER goes with CPUS empty, for Hydra and srun only
+# (topomap-exec PLACEMENT --, when no one list binds every rank,
+# parmapper(1)): the launcher's binding is off and BINDER runs before the
+# application.
 launcher_mapped_argv() {
   local file=$1 cpus=${2-}
   shift $(($# < 2 ? $# : 2))
@@ -296,9 +297,7 @@ launcher_mapped_argv() {
             launcher_run+=(--cpu-bind=none)
           fi ;;
   esac
-  launcher_run+=("${launcher_app_opts[@]}")
-  case $launcher_kind in hydra | srun) [ -n "$cpus" ] || launcher_run+=("$@") ;; esac
-  launcher_run+=("${launcher_app[@]}")
+  launcher_run+=("${launcher_app_opts[@]}" "$@" "${launcher_app[@]}")
 }
 
 # launcher_per_node: the options of a run with one rank per node
