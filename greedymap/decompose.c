@@ -123,6 +123,21 @@ static void coords_of(int64_t pos, int k, const int *L, int *c)
     }
 }
 
+/* Room for gm_dgrid_steps: L[i] + 1 step counts per dimension. */
+static int steps_alloc(gm_dgrid *d)
+{
+    if (!(d->steps = calloc(1, sizeof *d->steps)))
+        return -1;
+    for (int i = 0; i < d->k; i++) {
+        size_t n = (size_t)d->L[i] + 1;
+        d->steps->step[i] = malloc(n * sizeof *d->steps->step[i]);
+        d->steps->bytes[i] = calloc(n, sizeof *d->steps->bytes[i]);
+        if (!d->steps->step[i] || !d->steps->bytes[i])
+            return -1;
+    }
+    return 0;
+}
+
 int gm_dgrid_make(const tg_graph *g, const tg_grid *grid, gm_dgrid *d,
                   tg_error *err)
 {
@@ -197,6 +212,8 @@ int gm_dgrid_make(const tg_graph *g, const tg_grid *grid, gm_dgrid *d,
     }
     free(t.off);
     free(t.bytes);
+    if (!rc && steps_alloc(d))
+        rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     if (rc)
         gm_dgrid_free(d);
     return rc;
@@ -206,9 +223,45 @@ void gm_dgrid_free(gm_dgrid *d)
 {
     free(d->off);
     free(d->bytes);
+    if (d->steps)
+        for (int i = 0; i < d->k; i++) {
+            free(d->steps->step[i]);
+            free(d->steps->bytes[i]);
+        }
+    free(d->steps);
     d->off = NULL;
     d->bytes = NULL;
+    d->steps = NULL;
     d->ncls = 0;
+}
+
+void gm_dgrid_steps(const gm_dgrid *d, const int *p)
+{
+    gm_box_steps *st = d->steps;
+    for (int i = 0; i < d->k; i++)
+        for (int s = 0; s < p[i]; s++)
+            st->bytes[i][s] = 0;
+    for (int c = 0; c < d->ncls; c++) {
+        const int *o = d->off + (size_t)c * (size_t)d->k;
+        for (int i = 0; i < d->k; i++) {
+            int a = abs(o[i]), L = d->L[i], size = L / p[i];
+            if (a == 0 || p[i] == 1)
+                continue;
+            int positions = d->per[i] ? L : L - a;
+            double share = d->bytes[c] / positions;
+            for (int x = 0; x < positions; x++) {
+                int y = (x + a) % L;
+                int s = (y / size - x / size + p[i]) % p[i];
+                st->bytes[i][s] += share;
+            }
+        }
+    }
+    for (int i = 0; i < d->k; i++) {
+        st->n[i] = 0;
+        for (int s = 1; s < p[i]; s++)
+            if (st->bytes[i][s] > 0)
+                st->step[i][st->n[i]++] = s;
+    }
 }
 
 double gm_dgrid_cut(const gm_dgrid *d, const int *L, const int *per,
@@ -391,8 +444,11 @@ static void consider_plan(void *arg, const int *p)
     double c = gm_dgrid_cut(d, d->L, d->per, p, x);
     int fold[TG_GRID_MAXDIMS][GM_MAX_DIMS];
     double hb = 0;
-    if (b->net && !gm_fold_best(b->net, d->k, p, d->per, x, fold, &hb))
-        return;
+    if (b->net) {
+        gm_dgrid_steps(d, p);
+        if (!gm_fold_best(b->net, d->k, p, d->per, x, d->steps, fold, &hb))
+            return;
+    }
     gm_decompose_plan *pl = &b->plan;
     if (b->found && !less(hb, pl->hop_bytes) &&
         (less(pl->hop_bytes, hb) || !less(c, pl->cut_bytes)))

@@ -18,11 +18,15 @@
  * strided by the first's digit count, and so on (ties: the lower d
  * fastest).
  *
- * The estimate of a fold is sum_d x[d] x (the mean network distance of a
- * step b_d -> b_d + 1 over all b_d, the step from the last box back to the
- * first included when d wraps): on a torus, distances add up over network
+ * The estimate of a fold is the sum over grid dimensions d and step
+ * counts s of the bytes stepping s boxes along d (gm_dgrid_steps) times
+ * the mean network distance of a step b_d -> b_d + s over all b_d (round
+ * the end when d wraps): on a torus, distances add up over network
  * dimensions, so an edge crossing boundaries of two grid dimensions costs
- * about the sum of their steps. */
+ * about the sum of its steps.  Stencils step one box only; a clique along
+ * a dimension (Qbox's columns) steps over several, so that four boxes of
+ * one clique fold into a 2x2 square (step 3 one hop) rather than a line
+ * (three hops). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,22 +107,25 @@ static int step(const gm_network *net, const shape *s, int d, int b, int c)
 
 static double estimate(const gm_network *net, int k, const int *parts,
                        const int *per, const double *x,
+                       const gm_box_steps *st,
                        int fold[TG_GRID_MAXDIMS][GM_MAX_DIMS])
 {
     shape s;
     make_shape(net, k, x, fold, &s);
     double cost = 0;
     for (int d = 0; d < k; d++) {
-        if (parts[d] == 1 || x[d] == 0)
+        if (parts[d] == 1)
             continue;
-        int64_t sum = 0, steps = 0;
-        for (int b = 0; b + 1 < parts[d]; b++, steps++)
-            sum += step(net, &s, d, b, b + 1);
-        if (per[d]) {
-            sum += step(net, &s, d, parts[d] - 1, 0);
-            steps++;
+        for (int i = 0; i < st->n[d]; i++) {
+            int by = st->step[d][i];
+            int64_t sum = 0, steps = 0;
+            for (int b = 0; b + by < parts[d]; b++, steps++)
+                sum += step(net, &s, d, b, b + by);
+            if (per[d])
+                for (int b = parts[d] - by; b < parts[d]; b++, steps++)
+                    sum += step(net, &s, d, b, b + by - parts[d]);
+            cost += st->bytes[d][by] * (double)sum / (double)steps;
         }
-        cost += x[d] * (double)sum / (double)steps;
     }
     return cost;
 }
@@ -128,6 +135,7 @@ typedef struct fold_walk {
     int k;
     const int *parts, *per;
     const double *x;
+    const gm_box_steps *st;
     int nprimes;
     int prime[64];
     int row[64][TG_GRID_MAXDIMS]; /* exponents left, per prime */
@@ -155,7 +163,8 @@ static void fold_rec(fold_walk *w, int pi, int d, int j)
         return;
     if (pi == w->nprimes) {
         w->count++;
-        double c = estimate(w->net, w->k, w->parts, w->per, w->x, w->fold);
+        double c = estimate(w->net, w->k, w->parts, w->per, w->x, w->st,
+                            w->fold);
         if (!w->found || c < w->cost) {
             w->found = 1;
             w->cost = c;
@@ -200,7 +209,7 @@ static void fold_rec(fold_walk *w, int pi, int d, int j)
 }
 
 int gm_fold_best(const gm_network *net, int k, const int *parts,
-                 const int *per, const double *x,
+                 const int *per, const double *x, const gm_box_steps *st,
                  int fold[TG_GRID_MAXDIMS][GM_MAX_DIMS], double *cost)
 {
     fold_walk *w = calloc(1, sizeof *w);
@@ -211,6 +220,7 @@ int gm_fold_best(const gm_network *net, int k, const int *parts,
     w->parts = parts;
     w->per = per;
     w->x = x;
+    w->st = st;
     int64_t total = 1;
     for (int j = 0; j < net->ndims; j++)
         total *= net->size[j];

@@ -399,6 +399,15 @@ int gm_hilbert_nodes(const gm_machine *m, int *order, tg_error *err);
 int gm_bisect_map(const tg_graph *g, const gm_machine *m, uint64_t seed,
                   gm_place *map, tg_error *err);
 
+/* The bytes crossing box boundaries along each dimension of a grid of
+ * boxes, by how many boxes they step over (1 .. parts - 1: a clique along
+ * a dimension steps over several), for the estimate of a fold. */
+typedef struct gm_box_steps {
+    int n[TG_GRID_MAXDIMS];         /* step counts listed per dimension */
+    int *step[TG_GRID_MAXDIMS];     /* those step counts, ascending */
+    double *bytes[TG_GRID_MAXDIMS]; /* bytes by step count (dense) */
+} gm_box_steps;
+
 /* decompose (decompose.c, decompose_fold.c, decompose_map.c).  A grid
  * with the bytes of g's edges grouped by the offset between their two
  * tasks' positions (a class per offset, the sign chosen so that the first
@@ -414,6 +423,7 @@ typedef struct gm_dgrid {
     double *bytes;              /* ncls */
     double rho[TG_GRID_MAXDIMS]; /* sum of bytes x |offset| per dimension:
                                     what crosses a plane, per unit area */
+    gm_box_steps *steps;        /* room for gm_dgrid_steps */
 } gm_dgrid;
 
 int gm_dgrid_make(const tg_graph *g, const tg_grid *grid, gm_dgrid *d,
@@ -425,6 +435,10 @@ void gm_dgrid_free(gm_dgrid *d);
  * crossing two dimensions counts in both). */
 double gm_dgrid_cut(const gm_dgrid *d, const int *L, const int *per,
                     const int *p, double *x);
+/* d->steps for the whole grid cut into p[i] equal boxes along each
+ * dimension i (p[i] dividing L[i]): every class's bytes spread over the
+ * box steps its positions make, position by position. */
+void gm_dgrid_steps(const gm_dgrid *d, const int *p);
 /* Call fn(arg, p) for every p[0..k-1] with product n and p[i] <= L[i]
  * (and p[i] dividing L[i] when divide), prime by prime (papers/004,
  * 4.3), at most `cap` of them; returns how many. */
@@ -447,11 +461,12 @@ int gm_decompose_choose_groups(const gm_dgrid *d, int B, int ngroups,
                                int near, int far, gm_decompose_plan *plan);
 /* The torus embedding of a box grid of parts[] boxes (decompose_fold.c):
  * the fold (boxes of grid dimension d along network dimension j) whose
- * estimate (x[d]: bytes crossing d's boundaries, times the mean network
- * distance of a step along d) is lowest.  1 found, 0 none (the shapes do
- * not fold into each other). */
+ * estimate (over d and step counts s, the bytes of st stepping s boxes
+ * along d times the mean network distance of such a step) is lowest; x[d]
+ * (bytes crossing d's boundaries) orders grid dimensions sharing a network
+ * dimension.  1 found, 0 none (the shapes do not fold into each other). */
 int gm_fold_best(const gm_network *net, int k, const int *parts,
-                 const int *per, const double *x,
+                 const int *per, const double *x, const gm_box_steps *st,
                  int fold[TG_GRID_MAXDIMS][GM_MAX_DIMS], double *cost);
 /* The network position of box b (coordinates) under a fold. */
 int64_t gm_fold_position(const gm_network *net, int k, const double *x,

@@ -7,7 +7,10 @@
  *             also talks to (r, 0);
  *   alltoall: an Alltoall inside every column, a clique of alltoall_bytes
  *             edges among the rows of that column.
- * The graph returned is the Sum of the two layers and carries both. */
+ * The graph returned is the Sum of the two layers and carries both, and
+ * the process grid (rows x cols, the rows' dimension wrapping when
+ * periodic), so that decompose can cut it into boxes: a box of whole
+ * column pieces keeps the Alltoall's bytes inside a node. */
 #include "tg_internal.h"
 
 static int check_options(const tg_qbox_options *o, tg_graph **out,
@@ -116,6 +119,9 @@ int tg_gen_qbox(const tg_qbox_options *o, tg_graph **out, tg_error *err)
         rc = tg_graph_add_type(g, "p2p", 1.0, err);
     if (!rc)
         rc = tg_graph_add_type(g, "alltoall", 1.0, err);
+    int dims[2] = {o->rows, o->cols}, periods[2] = {0, o->periodic != 0};
+    if (!rc)
+        rc = tg_graph_set_grid(g, 2, dims, periods, NULL, err);
     if (rc) {
         tg_graph_free(layer[0]);
         tg_graph_free(layer[1]);

@@ -266,7 +266,9 @@ int tg_gen_stencil(const tg_stencil_options *o, tg_graph **out,
 /* Qbox-like 2-D process grid of rows x cols tasks, task = r * cols + c:
  * a "p2p" layer with each task exchanging p2p_bytes with its row
  * neighbours (a ring when periodic), and an "alltoall" layer with a clique
- * of alltoall_bytes edges inside each column.  The graph is their Sum. */
+ * of alltoall_bytes edges inside each column.  The graph is their Sum and
+ * carries its process grid (rows x cols; the second dimension wraps when
+ * periodic), as the stencils carry theirs. */
 typedef struct tg_qbox_options {
     int rows, cols;
     int periodic;

@@ -341,6 +341,52 @@ START_TEST(map_fold_8x4_on_4x4x2)
 }
 END_TEST
 
+/* A Qbox grid of 16 rows x 4 columns (an Alltoall clique in each column,
+ * row neighbours, 1000 bytes an edge; the generator gives the grid) onto
+ * mesh:4x4 with 4 slots.  The boxes are column quarters (4 x 1: the
+ * clique's bytes stay inside as much as they can), parts (4, 4).  A
+ * column's four boxes step 1, 2 or 3 boxes apart along dimension 0: as a
+ * line of the mesh those are 1, 2 and 3 hops, as a 2x2 square (the snake
+ * (0,0) (0,1) (1,1) (1,0)) 1, 2 and 1, so the fold puts 2 x 2 of both grid
+ * dimensions on each mesh dimension.  Hop-bytes by hand (each edge from
+ * both ends): per column, 4 adjacent box pairs x 16 task pairs x 1 hop +
+ * 2 diagonal pairs x 16 x 2 hops = 128, x 2 x 1000 x 4 columns =
+ * 1,024,000; the 16 rows' 3 steps each go to the next column's square,
+ * 2 hops: 16 x 3 x 2 x 2 x 1000 = 192,000; total 1,216,000 (average
+ * 19,000).  Boxes in lines (the estimate of steps of one box only, as
+ * before Qbox's grid was weighed) would cost 1,280,000 + 96,000 =
+ * 1,376,000. */
+START_TEST(map_clique_folds_square)
+{
+    tg_qbox_options o = {.rows = 16, .cols = 4, .p2p_bytes = 1000,
+                         .alltoall_bytes = 1000};
+    tg_graph *g;
+    tg_error err;
+    ck_assert_int_eq(tg_gen_qbox(&o, &g, &err), 0);
+    gm_machine *m = gt_machine_on(16, 4, "mesh:4x4");
+    gm_place *map = malloc(64 * sizeof *map);
+    gm_decompose_plan pl;
+    ck_assert_int_eq(gm_decompose(g, m, NULL, &pl, map, &err), 0);
+    ck_assert_int_eq(pl.parts[0], 4);
+    ck_assert_int_eq(pl.parts[1], 4);
+    ck_assert_int_eq(pl.embedded, 1);
+    static const int fold[2][2] = {{2, 2}, {2, 2}};
+    for (int d = 0; d < 2; d++)
+        for (int j = 0; j < 2; j++)
+            ck_assert_int_eq(pl.fold[d][j], fold[d][j]);
+    /* Node (4x + y) of box (b, c), b = row / 4, c the column. */
+    static const int node[4][4] = {
+        {0, 2, 10, 8}, {1, 3, 11, 9}, {5, 7, 15, 13}, {4, 6, 14, 12}};
+    for (int t = 0; t < 64; t++)
+        ck_assert_int_eq(map[t].node, node[t / 4 / 4][t % 4]);
+    ck_assert_int_eq(gt_hop_bytes(g, m, map), 1216000);
+    ck_assert_int_eq(gm_mapping_check(m, map, 64, &err), 0);
+    free(map);
+    gm_machine_free(m);
+    tg_graph_free(g);
+}
+END_TEST
+
 /* A 4-D 4x4x4x4 periodic lattice (face stencil, 1 byte) onto a 3-D torus
  * 4x4x4 with 4 slots.  Every box of 4 tasks has 6 of each task's 8
  * neighbours outside it at best; a line of 4 along one dimension does
@@ -681,6 +727,7 @@ static Suite *suite(void)
     tcase_add_test(tc, map_by_hand_2x2_torus);
     tcase_add_test(tc, map_permuted_grid);
     tcase_add_test(tc, map_fold_8x4_on_4x4x2);
+    tcase_add_test(tc, map_clique_folds_square);
     tcase_add_test(tc, map_4d_on_3d_torus);
     tcase_add_test(tc, map_fattree_leaves);
     tcase_add_test(tc, map_packages);
