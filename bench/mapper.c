@@ -950,7 +950,7 @@ static int run_case(bench *b, const mcase *c)
         ncfg = 0;
     map = malloc((size_t)g->n * sizeof *map);
     again = malloc((size_t)g->n * sizeof *again);
-    rows = calloc((size_t)ncfg + GM_BASE_DECOMPOSE + 3 + NREF, sizeof *rows);
+    rows = calloc((size_t)ncfg + GM_BASE_DRB + 3 + NREF, sizeof *rows);
     scotch_node = malloc((size_t)g->n * sizeof *scotch_node);
     if (!map || !again || !rows || !scotch_node) {
         rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
@@ -989,13 +989,15 @@ static int run_case(bench *b, const mcase *c)
     int block = nrows;
     tg_grid grid;
     int has_grid = gm_grid_of(g, &grid);
-    for (int k = GM_BASE_BLOCK; k <= GM_BASE_DECOMPOSE; k++) {
+    for (int k = GM_BASE_BLOCK; k <= GM_BASE_DRB; k++) {
         row *r = &rows[nrows++];
         gm_baseline base = (gm_baseline)k;
         snprintf(r->label, sizeof r->label, "%s%s", gm_baseline_name(base),
                  base == GM_BASE_BLOCK ? " (default)"
                  : base == GM_BASE_RANDOM ? " (seed 0)"
-                 : base == GM_BASE_DECOMPOSE ? " (geometric boxes)" : "");
+                 : base == GM_BASE_DECOMPOSE ? " (geometric boxes)"
+                 : base == GM_BASE_DRB ? " (rb weighing outside edges)"
+                                       : "");
         if (base == GM_BASE_HILBERT &&
             gm_network_kind(gm_machine_network(m)) != GM_NET_TORUS)
             continue; /* defined on tori and meshes only */
@@ -1009,7 +1011,7 @@ static int run_case(bench *b, const mcase *c)
     }
     row *def = &rows[nrows++];
     snprintf(def->label, sizeof def->label,
-             "greedymap map default (best of GreedyMap, block, rb, "
+             "greedymap map default (best of GreedyMap, block, rb, drb, "
              "decompose, refined)");
     gm_config dc;
     if ((rc = gm_config_parse("", &dc, &err)))

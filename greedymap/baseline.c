@@ -8,7 +8,7 @@
 #include "gm_internal.h"
 
 static const char *const names[] = {"block", "cyclic", "hilbert", "rb",
-                                    "random", "decompose"};
+                                    "random", "decompose", "drb"};
 #define NBASE ((int)(sizeof names / sizeof names[0]))
 
 int gm_baseline_parse(const char *name, gm_baseline *out, tg_error *err)
@@ -20,7 +20,7 @@ int gm_baseline_parse(const char *name, gm_baseline *out, tg_error *err)
         }
     return tg_error_set(err, TG_EINVAL, NULL, 0,
                         "unknown baseline '%s' (expected block, cyclic, "
-                        "hilbert, rb, random or decompose)",
+                        "hilbert, rb, random, decompose or drb)",
                         name);
 }
 
@@ -160,7 +160,9 @@ int gm_baseline_map(const tg_graph *g, const gm_machine *m, gm_baseline b,
     case GM_BASE_HILBERT:
         return hilbert(m, g->n, map, err);
     case GM_BASE_RB:
-        return gm_bisect_map(g, m, seed, map, err);
+        return gm_bisect_map(g, m, seed, 0, map, err);
+    case GM_BASE_DRB:
+        return gm_bisect_map(g, m, seed, 1, map, err);
     case GM_BASE_RANDOM:
         return random_map(m, seed, g->n, total, map, err);
     case GM_BASE_DECOMPOSE:

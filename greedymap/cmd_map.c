@@ -19,11 +19,11 @@ static const char map_help[] =
     "\n"
     "Map GRAPH's tasks onto the machine with GreedyMap (papers/001,\n"
     "Algorithm 1) and write the mapping.  Without --config, the default\n"
-    "configuration and the baselines block, rb and (when the graph has a\n"
-    "grid: its own, --grid, or a stencil it is) decompose all run, and the\n"
-    "mapping of least total hop-bytes is kept (ties: the earlier in that\n"
-    "order) and, unless it is decompose's, refined by swaps (refine=1), so\n"
-    "the default is never worse than any of them.\n"
+    "configuration and the baselines block, rb, drb and (when the graph\n"
+    "has a grid: its own, --grid, or a stencil it is) decompose all run,\n"
+    "and the mapping of least total hop-bytes is kept (ties: the earlier\n"
+    "in that order) and, unless it is decompose's, refined by swaps\n"
+    "(refine=1), so the default is never worse than any of them.\n"
     "\n"
     "  --config TEXT        order=oo|bfs|bfsdfs|gpart|rcm|gpartrb|file:PATH,\n"
     "                       delta=all|sqrt|N, pack=0|1,\n"
@@ -49,13 +49,16 @@ static const char baseline_help[] =
     "  hilbert   tasks in order along a Hilbert curve of the processors\n"
     "            (tori and meshes)\n"
     "  rb        recursive bisection with METIS\n"
+    "  drb       rb whose every cut also weighs the edges to the tasks\n"
+    "            outside it (dual recursive bipartitioning, as Scotch)\n"
     "  random    a random bijection\n"
     "  decompose the grid of tasks (the graph's, --grid, or a stencil it\n"
     "            is) cut into one box per node, crossing fewest bytes,\n"
     "            boxes embedded in a torus/mesh or along the network's\n"
     "            node order (Mapple's decompose)\n"
     "\n"
-    "  --seed S             seed of random and of METIS in rb (default 0)\n"
+    "  --seed S             seed of random and of METIS in rb and drb\n"
+    "                       (default 0)\n"
     "\n" WRITE_HELP "\n" CMD_MACHINE_HELP "\n" CMD_GRAPH_HELP;
 
 static const char configs_help[] =
@@ -102,7 +105,7 @@ static int finish(const cmd_args *a, const tg_graph *g, const gm_machine *m,
 
 /* What map and baseline run: GreedyMap with a configuration, or a
  * baseline with a seed, or (best) the best of the default configuration
- * and the baselines block, rb and decompose. */
+ * and the baselines block, rb, drb and decompose. */
 typedef struct mapper {
     const gm_config *config; /* GreedyMap when not NULL */
     gm_baseline baseline;
@@ -134,7 +137,7 @@ static int run(const cmd_args *a, const char *graph, const mapper *mp)
             rc = gm_map_best(g, m, mp->config, map, &won, NULL, &err);
             snprintf(what, sizeof what,
                      "the least total hop-bytes of GreedyMap (default "
-                     "configuration), block, rb and decompose: %s",
+                     "configuration), block, rb, drb and decompose: %s",
                      gm_config_format(&won, text, sizeof text));
         } else if (mp->config) {
             rc = gm_greedymap(g, m, mp->config, map, &err);

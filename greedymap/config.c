@@ -53,7 +53,7 @@ int gm_config_check(const gm_config *c, tg_error *err)
     if (c->refine && c->cost != GM_COST_HOPBYTES)
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "configuration: refine=1 needs cost=hopbytes");
-    if (c->baseline < 0 || c->baseline > GM_BASE_DECOMPOSE + 1)
+    if (c->baseline < 0 || c->baseline > GM_BASE_DRB + 1)
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "configuration: unknown baseline %d",
                             c->baseline);
@@ -370,11 +370,12 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
     return 0;
 }
 
-/* The reference mappers the default must never lose to (issue 12): they
- * cost little beside the portfolio (block nothing, decompose about a
- * GreedyMap run, rb one METIS bisection of the graph) and each wins
- * somewhere (block and decompose on grids in planar order, rb where task
- * ids are not in spatial order). */
+/* The reference mappers the default must never lose to (issue 12), and
+ * drb: they cost little beside the portfolio (block nothing, decompose
+ * about a GreedyMap run, rb one METIS bisection of the graph, drb about
+ * 1.6 times rb) and each wins somewhere (block and decompose on grids in
+ * planar order, rb and drb where task ids are not in spatial order, drb
+ * on tori and rb, by a hair, on the 27-point stencil on a fat-tree). */
 int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
                  int *n, tg_error *err)
 {
@@ -383,15 +384,15 @@ int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
     int rc = gm_configurations(m, &c, &nc, err);
     if (rc)
         return rc;
-    gm_config *all = realloc(c, ((size_t)nc + 3) * sizeof *all);
+    gm_config *all = realloc(c, ((size_t)nc + 4) * sizeof *all);
     if (!all) {
         free(c);
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
     tg_grid grid;
-    const gm_baseline extra[] = {GM_BASE_BLOCK, GM_BASE_RB,
+    const gm_baseline extra[] = {GM_BASE_BLOCK, GM_BASE_RB, GM_BASE_DRB,
                                  GM_BASE_DECOMPOSE};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         if (extra[i] == GM_BASE_DECOMPOSE && !gm_grid_of(g, &grid))
             continue;
         gm_config b = {GM_ORDER_OO, GM_DELTA_ALL, 1, GM_COST_HOPBYTES, 1, 0,

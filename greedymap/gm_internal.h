@@ -395,9 +395,11 @@ int gm_refine_task(gm_refine_state *r, int t);
 /* Baselines (hilbert.c, bisect.c).  Nodes along a Hilbert curve over the
  * torus/mesh coordinates: order gets every node once. */
 int gm_hilbert_nodes(const gm_machine *m, int *order, tg_error *err);
-/* Recursive bisection of g onto m (papers/001, 5.1; Hoefler and Snir). */
+/* Recursive bisection of g onto m (papers/001, 5.1; Hoefler and Snir);
+ * with dual, each bisection weighs the edges to tasks outside it (the
+ * drb baseline). */
 int gm_bisect_map(const tg_graph *g, const gm_machine *m, uint64_t seed,
-                  gm_place *map, tg_error *err);
+                  int dual, gm_place *map, tg_error *err);
 
 /* The bytes crossing box boundaries along each dimension of a grid of
  * boxes, by how many boxes they step over (1 .. parts - 1: a clique along

@@ -279,7 +279,7 @@ int gm_order_gpartrb(const tg_graph *g, const gm_machine *m, uint64_t seed,
 {
     gm_place *map = malloc(((size_t)g->n + 1) * sizeof *map);
     int *part = malloc(((size_t)g->n + 1) * sizeof *part);
-    int rc = map && part ? gm_bisect_map(g, m, seed, map, err)
+    int rc = map && part ? gm_bisect_map(g, m, seed, 0, map, err)
                          : tg_error_set(err, TG_ENOMEM, NULL, 0,
                                         "out of memory");
     if (!rc) {

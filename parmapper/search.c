@@ -214,7 +214,8 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
 static int cost_class(const gm_config *c)
 {
     if (c->baseline) /* one pass over the graph; rb one METIS bisection */
-        return c->baseline - 1 == GM_BASE_RB;
+        return c->baseline - 1 == GM_BASE_RB ||
+               c->baseline - 1 == GM_BASE_DRB;
     return 4 * c->refine + 2 * (c->delta == GM_DELTA_ALL) +
            (c->order == GM_ORDER_GPART || c->order == GM_ORDER_GPARTRB);
 }

@@ -1,5 +1,5 @@
 /* test_baselines.c: the baseline mappers of libgreedymap (block, cyclic,
- * hilbert, rb, random) and the intra-node topology (hwloc synthetic
+ * hilbert, rb, random, drb) and the intra-node topology (hwloc synthetic
  * strings and XML files, packages of slots, cross-socket bytes). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,10 +82,10 @@ static void assert_map(const gm_place *map, const int expect[][2], int n)
 
 START_TEST(names)
 {
-    const char *names[] = {"block",  "cyclic", "hilbert",
-                           "rb",     "random", "decompose"};
+    const char *names[] = {"block",  "cyclic",    "hilbert",
+                           "rb",     "random",    "decompose", "drb"};
     tg_error err;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         gm_baseline b;
         ck_assert_int_eq(gm_baseline_parse(names[i], &b, &err), 0);
         ck_assert_int_eq(b, i);
@@ -94,7 +94,8 @@ START_TEST(names)
     gm_baseline b;
     ck_assert_int_eq(gm_baseline_parse("default", &b, &err), TG_EINVAL);
     ck_assert_str_eq(err.text, "unknown baseline 'default' (expected block, "
-                               "cyclic, hilbert, rb, random or decompose)");
+                               "cyclic, hilbert, rb, random, decompose or "
+                               "drb)");
 }
 END_TEST
 
@@ -380,6 +381,40 @@ START_TEST(rb_fewer_tasks_and_networks)
 }
 END_TEST
 
+/* A path of 8 tasks, 1000 bytes an edge, onto 8 one-slot nodes of
+ * mesh:8 and mesh:4x2.  Each bisection of drb weighs the edges leaving
+ * its tasks: the end of a half that talks to the other half goes next to
+ * it, whichever side METIS gave it, so the path lies along the line
+ * (nodes 0..7) and snakes through the 4x2 mesh (node 2x + y: (0,1) (0,0)
+ * (1,0) (1,1) (2,1) (2,0) (3,0) (3,1)), every edge one hop: hop-bytes
+ * 7 x 1000 x 2 (both ends) = 14,000, the least possible.  rb bisects the
+ * same way but places each half's tasks without looking outside it. */
+START_TEST(drb_path_aligns)
+{
+    tg_stencil_options o = {1, {8}, 0, 0, 1000};
+    tg_graph *g;
+    tg_error err;
+    ck_assert_int_eq(tg_gen_stencil(&o, &g, &err), 0);
+    static const char *specs[2] = {"mesh:8", "mesh:4x2"};
+    static const int want[2][8] = {{0, 1, 2, 3, 4, 5, 6, 7},
+                                   {1, 0, 2, 3, 5, 4, 6, 7}};
+    for (int s = 0; s < 2; s++) {
+        gm_machine *m = uniform_on(8, 1, specs[s]);
+        gm_place *map = run_ok(g, m, GM_BASE_DRB, 0);
+        for (int t = 0; t < 8; t++)
+            ck_assert_msg(map[t].node == want[s][t], "%s: task %d on %d",
+                          specs[s], t, map[t].node);
+        ck_assert_uint_eq(gt_hop_bytes(g, m, map), 14000);
+        gm_place *rb = run_ok(g, m, GM_BASE_RB, 0);
+        ck_assert_uint_ge(gt_hop_bytes(g, m, rb), 14000);
+        free(rb);
+        free(map);
+        gm_machine_free(m);
+    }
+    tg_graph_free(g);
+}
+END_TEST
+
 /* -------------------------------------------------------------- random */
 
 START_TEST(random_seeded)
@@ -445,8 +480,9 @@ START_TEST(invariants)
         const int counts[] = {total, total - 7, 1, 0};
         for (int c = 0; c < 4; c++) {
             tg_graph *g = ring(counts[c]);
-            for (int b = GM_BASE_BLOCK; b <= GM_BASE_RANDOM; b++) {
-                if (b == GM_BASE_HILBERT && !torus)
+            for (int b = GM_BASE_BLOCK; b <= GM_BASE_DRB; b++) {
+                if ((b == GM_BASE_HILBERT && !torus) ||
+                    b == GM_BASE_DECOMPOSE) /* needs a grid: test_decompose */
                     continue;
                 gm_place *map = run_ok(g, m, b, 3);
                 int used[15] = {0}, maxslot[15];
@@ -661,6 +697,7 @@ static Suite *suite(void)
     tcase_add_test(tc, rb_two_cliques);
     tcase_add_test(tc, rb_fattree_leaves);
     tcase_add_test(tc, rb_fewer_tasks_and_networks);
+    tcase_add_test(tc, drb_path_aligns);
     tcase_add_test(tc, random_seeded);
     tcase_add_test(tc, invariants);
     suite_add_tcase(s, tc);
