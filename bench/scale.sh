@@ -3,7 +3,7 @@
 # "Scale and the portfolio's budget").
 #
 # scale: `greedymap map` with no --config (the default: the best of
-#   GreedyMap, block, rb and decompose) against `scotch_gmap -cb -b0.05`
+#   GreedyMap, block, rb, drb and decompose) against `scotch_gmap -cb -b0.05`
 #   (bench/mapper's strategy) on face stencils N^3 on torus (N/4)^3 x 64
 #   slots and a random geometric graph on torus 25^3 x 64 slots, both
 #   from the same .grf; each under /usr/bin/time (user + sys, wall, max

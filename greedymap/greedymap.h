@@ -741,7 +741,8 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
                       tg_error *err);
 /* What parmapper runs on g: gm_configurations, then the baselines block,
  * rb, drb and, when g has a grid (gm_grid_of), decompose, so that its
- * first round is never worse than any of them. */
+ * first round is never worse than any of them, then rb and drb refined
+ * (refine=1), as greedymap map's default refines them. */
 int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
                  int *n, tg_error *err);
 /* The default of greedymap map: gm_greedymap with c, then the baselines

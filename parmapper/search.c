@@ -210,12 +210,13 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
 
 /* How costly a configuration is expected to be, 0 to 7: a refinement
  * after Algorithm 1 (refine=1), then Delta = all nodes, then an order made
- * with METIS (GPART, GPARTRB); the baselines (gm_portfolio) first. */
+ * with METIS (GPART, GPARTRB); the baselines (gm_portfolio) first, but
+ * refined ones (rb and drb with refine=1) with the refined. */
 static int cost_class(const gm_config *c)
 {
     if (c->baseline) /* one pass over the graph; rb one METIS bisection */
-        return c->baseline - 1 == GM_BASE_RB ||
-               c->baseline - 1 == GM_BASE_DRB;
+        return 4 * c->refine + (c->baseline - 1 == GM_BASE_RB ||
+                                c->baseline - 1 == GM_BASE_DRB);
     return 4 * c->refine + 2 * (c->delta == GM_DELTA_ALL) +
            (c->order == GM_ORDER_GPART || c->order == GM_ORDER_GPARTRB);
 }

@@ -36,7 +36,7 @@ e, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 m = r["chosen"]["metrics"]
 sys.exit(0 if (e["hop_bytes_total"], e["hop_bytes_max"]) == (m["hop_bytes_total"], m["hop_bytes_max"]) else 1)
 PY
-# The first round holds block, rb and decompose: a periodic 16x16
+# The first round holds block, rb, drb and decompose: a periodic 16x16
 # stencil on a 4x4 torus of 16 slots is best as 4x4 boxes, one per node,
 # every box one hop from its neighbours (average hop-bytes 1000, 1000
 # bytes per edge), which decompose gives and GreedyMap does not.

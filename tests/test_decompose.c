@@ -1,6 +1,6 @@
 /* test_decompose.c: decompose (Mapple's factorisation generalised, the
  * torus folds, the compact orders), grid detection and parsing, and the
- * default that keeps the best of GreedyMap, block, rb and decompose. */
+ * default that keeps the best of GreedyMap, block, rb, drb and decompose. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -707,11 +707,17 @@ START_TEST(config_baseline)
     int nc, np;
     ck_assert_int_eq(gm_configurations(m, &cs, &nc, &err), 0);
     ck_assert_int_eq(gm_portfolio(g, m, &ps, &np, &err), 0);
-    ck_assert_int_eq(np, nc + 4);
+    ck_assert_int_eq(np, nc + 6);
     ck_assert_int_eq(ps[nc].baseline, 1 + GM_BASE_BLOCK);
     ck_assert_int_eq(ps[nc + 1].baseline, 1 + GM_BASE_RB);
     ck_assert_int_eq(ps[nc + 2].baseline, 1 + GM_BASE_DRB);
     ck_assert_int_eq(ps[nc + 3].baseline, 1 + GM_BASE_DECOMPOSE);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(ps[nc + i].refine, 0);
+    ck_assert_int_eq(ps[nc + 4].baseline, 1 + GM_BASE_RB);
+    ck_assert_int_eq(ps[nc + 4].refine, 1);
+    ck_assert_int_eq(ps[nc + 5].baseline, 1 + GM_BASE_DRB);
+    ck_assert_int_eq(ps[nc + 5].refine, 1);
     free(cs);
     free(ps);
     gm_machine_free(m);
