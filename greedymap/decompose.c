@@ -247,13 +247,15 @@ void gm_dgrid_steps(const gm_dgrid *d, const int *p)
             int a = abs(o[i]), L = d->L[i], size = L / p[i];
             if (a == 0 || p[i] == 1)
                 continue;
-            int positions = d->per[i] ? L : L - a;
-            double share = d->bytes[c] / positions;
-            for (int x = 0; x < positions; x++) {
-                int y = (x + a) % L;
-                int s = (y / size - x / size + p[i]) % p[i];
-                st->bytes[i][s] += share;
-            }
+            /* From position x (x in [0, n)), offset a steps q = a / size
+             * boxes, or q + 1 where x's place in its box is at least
+             * size - a % size; wrapping, the steps are modulo p. */
+            int64_t n = d->per[i] ? L : L - a, q = a / size, r = a % size;
+            int64_t far = n / size * r +
+                          (n % size > size - r ? n % size - (size - r) : 0);
+            double share = d->bytes[c] / (double)n;
+            st->bytes[i][q % p[i]] += share * (double)(n - far);
+            st->bytes[i][(q + 1) % p[i]] += share * (double)far;
         }
     }
     for (int i = 0; i < d->k; i++) {

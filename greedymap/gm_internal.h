@@ -439,7 +439,7 @@ double gm_dgrid_cut(const gm_dgrid *d, const int *L, const int *per,
                     const int *p, double *x);
 /* d->steps for the whole grid cut into p[i] equal boxes along each
  * dimension i (p[i] dividing L[i]): every class's bytes spread over the
- * box steps its positions make, position by position. */
+ * box steps its positions make. */
 void gm_dgrid_steps(const gm_dgrid *d, const int *p);
 /* Call fn(arg, p) for every p[0..k-1] with product n and p[i] <= L[i]
  * (and p[i] dividing L[i] when divide), prime by prime (papers/004,
