@@ -4,13 +4,12 @@
  * to any of them, then refined by swaps (gm_refine, refine=1 of its
  * configuration), which never raise the total, and so is every candidate
  * within 2 % of it (CLOSE_PERMILLE), the least refined total kept.  Not
- * decompose's: its
- * boxes were a fixed point of the swaps on every grid measured (128^3 on
- * torus 32^3 x 64 the same 1,453.12 hop-bytes after a pass that took
- * 18.6 s, three quarters of the mapping's time), where the refinement
- * took rb's mapping of the 27-point 32^3 stencil on the fat-tree from
- * 32,737.79 to 32,528.81 and GreedyMap's of the HPCC graph on torus 2^3
- * from 3,291.00 to 3,201.48 MB (bench/README.md). */
+ * decompose's: its boxes were a fixed point of the swaps on every grid
+ * measured (128^3 on torus 32^3 x 64 the same 1,453.12 hop-bytes after a
+ * pass that took 18.6 s, three quarters of the mapping's time), where the
+ * refinement took rb's mapping of the 27-point 32^3 stencil on the
+ * fat-tree from 32,737.79 to 32,528.81 and GreedyMap's of the HPCC graph
+ * on torus 2^3 from 3,291.00 to 3,201.48 MB (bench/README.md). */
 #include <stdlib.h>
 #include <string.h>
 

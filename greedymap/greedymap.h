@@ -483,8 +483,8 @@ typedef enum gm_baseline {
     GM_BASE_DRB        /* rb weighing edges to tasks outside (bisect.c) */
 } gm_baseline;
 
-/* "block", "cyclic", "hilbert", "rb", "random" or "decompose" (TG_EINVAL
- * otherwise). */
+/* "block", "cyclic", "hilbert", "rb", "random", "decompose" or "drb"
+ * (TG_EINVAL otherwise). */
 int gm_baseline_parse(const char *name, gm_baseline *out, tg_error *err);
 const char *gm_baseline_name(gm_baseline b);
 /* Map g's tasks (g->n <= total slots) into map[g->n].  seed drives random
