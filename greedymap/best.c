@@ -28,20 +28,26 @@ static int refinable(const gm_config *c)
            c->cost == GM_COST_HOPBYTES && !c->refine;
 }
 
+/* Refine map when `refine`, then its total. */
+static int finish(const tg_graph *g, const gm_machine *m, int refine,
+                  gm_place *map, uint64_t *total, tg_error *err)
+{
+    gm_metrics r;
+    int rc = refine ? gm_refine(g, m, NULL, NULL, map, err) : 0;
+    if (!rc)
+        rc = gm_evaluate(g, m, map, GM_METRICS_NO_LOAD, NULL, &r, err);
+    if (!rc)
+        *total = r.hop_bytes_total;
+    return rc;
+}
+
 /* Map with candidate c into out, refined when `refine`; its total. */
 static int run_one(const tg_graph *g, const gm_machine *m,
                    const gm_config *c, int refine, gm_place *out,
                    uint64_t *total, tg_error *err)
 {
-    gm_metrics r;
     int rc = gm_greedymap(g, m, c, out, err);
-    if (!rc && refine)
-        rc = gm_refine(g, m, NULL, NULL, out, err);
-    if (!rc)
-        rc = gm_evaluate(g, m, out, GM_METRICS_NO_LOAD, NULL, &r, err);
-    if (!rc)
-        *total = r.hop_bytes_total;
-    return rc;
+    return rc ? rc : finish(g, m, refine, out, total, err);
 }
 
 int gm_map_best(const tg_graph *g, const gm_machine *m, const gm_config *c,
@@ -77,12 +83,7 @@ int gm_map_best(const tg_graph *g, const gm_machine *m, const gm_config *c,
     uint64_t least = best;
     if (!rc && refinable(&cand[at])) {
         cand[at].refine = 1;
-        rc = gm_refine(g, m, NULL, NULL, map, err);
-        gm_metrics r;
-        if (!rc)
-            rc = gm_evaluate(g, m, map, GM_METRICS_NO_LOAD, NULL, &r, err);
-        if (!rc)
-            best = r.hop_bytes_total;
+        rc = finish(g, m, 1, map, &best, err);
     }
     for (int i = 0; i < n && !rc; i++) {
         uint64_t t;

@@ -40,11 +40,11 @@
  * each side sorted by the gain of crossing, the k-th of one side paired
  * with the k-th of the other while the pair's exact gain is positive, so
  * the sizes stay and the cost never rises.  Breadth first matters here:
- * every region of a level sees the others cut as deep as itself.  On
- * bench/mapper's panel drb reaches 0.66 to 0.96 of rb's average
- * hop-bytes on tori (grids, milc, the random geometric graph, Qbox,
- * HPCC), level with it on fat-trees (within 0.2 %), and costs about 1.6
- * times rb's time. */
+ * a region sees every other cut at least as deep as itself less one
+ * level, not the far side of the machine still whole.  On bench/mapper's
+ * panel drb reaches 0.68 to 0.97 of rb's average hop-bytes on tori
+ * (grids, milc, the random geometric graph, Qbox, HPCC), level with it
+ * on fat-trees (within 0.2 %), and costs 1.3 to 2 times rb's time. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,6 +276,15 @@ static int64_t region_dist(const rb *r, int a, int b)
     return sum;
 }
 
+/* What moving to the other side gains on an edge of bytes w to task v
+ * outside the subgraph, from side s. */
+static __int128 outside_gain(const rb *r, int v, __int128 w, const int rep[2],
+                             int s)
+{
+    return w * (region_dist(r, rep[s], r->reg_of[v]) -
+                region_dist(r, rep[1 - s], r->reg_of[v]));
+}
+
 /* The gain of moving subgraph task i to the other side: the drop of its
  * edges' cost, an edge inside the subgraph costing dab (the distance
  * between the two halves' middles) when cut, an edge to a task
@@ -292,8 +301,7 @@ static __int128 task_gain(const rb *r, const int *tasks, int i,
         if (u >= 0)
             gain += r->side[u] == s ? -w * dab : w * dab;
         else
-            gain += w * (region_dist(r, rep[s], r->reg_of[v]) -
-                         region_dist(r, rep[1 - s], r->reg_of[v]));
+            gain += outside_gain(r, v, w, rep, s);
     }
     return gain;
 }
@@ -331,9 +339,7 @@ static void dual_refine(rb *r, const int *tasks, int nt, const int rep[2])
             if (r->loc[v] >= 0)
                 continue;
             outside = 1;
-            flip += (__int128)g->adjwgt[e] *
-                    (region_dist(r, rep[s], r->reg_of[v]) -
-                     region_dist(r, rep[1 - s], r->reg_of[v]));
+            flip += outside_gain(r, v, g->adjwgt[e], rep, s);
         }
     }
     if (!outside && dab == 0)

@@ -163,8 +163,8 @@ static int parse_value(const char *text, int k, const char *v, size_t len,
         snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), v);
         if (len > 31 || gm_baseline_parse(name, &b, &ignored))
             return bad(err, text, "bad baseline '%.*s'", v, len,
-                       "(block, cyclic, hilbert, rb, random or "
-                       "decompose)");
+                       "(block, cyclic, hilbert, rb, random, "
+                       "decompose or drb)");
         c->baseline = 1 + (int)b;
         return 0;
     }
@@ -373,7 +373,7 @@ int gm_configurations(const gm_machine *m, gm_config **out, int *n,
 /* The reference mappers the default must never lose to (issue 12), and
  * drb: they cost little beside the portfolio (block nothing, decompose
  * about a GreedyMap run, rb one METIS bisection of the graph, drb about
- * 1.6 times rb) and each wins somewhere (block and decompose on grids in
+ * 1.3 to 2 times rb) and each wins somewhere (block and decompose on grids in
  * planar order, rb and drb where task ids are not in spatial order, drb
  * on tori and rb, by a hair, on the 27-point stencil on a fat-tree). */
 int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
@@ -390,23 +390,21 @@ int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     }
     tg_grid grid;
-    const gm_baseline extra[] = {GM_BASE_BLOCK, GM_BASE_RB, GM_BASE_DRB,
-                                 GM_BASE_DECOMPOSE};
-    for (int i = 0; i < 4; i++) {
-        if (extra[i] == GM_BASE_DECOMPOSE && !gm_grid_of(g, &grid))
-            continue;
-        gm_config b = {GM_ORDER_OO, GM_DELTA_ALL, 1, GM_COST_HOPBYTES, 1, 0,
-                       NULL, GM_CENTRE_LAST, 0, 1 + (int)extra[i]};
-        all[nc++] = b;
-    }
     /* rb and drb refined too, as greedymap map's default refines them:
      * on the random geometric graph of bench/mapper on the torus, drb's
      * mapping refined is 0.957 of drb's alone, and parmapper's first
      * round would otherwise end above the default. */
-    for (int i = 0; i < 2; i++) {
+    static const struct {
+        gm_baseline base;
+        int refine;
+    } extra[] = {{GM_BASE_BLOCK, 0}, {GM_BASE_RB, 0}, {GM_BASE_DRB, 0},
+                 {GM_BASE_DECOMPOSE, 0}, {GM_BASE_RB, 1}, {GM_BASE_DRB, 1}};
+    for (int i = 0; i < 6; i++) {
+        if (extra[i].base == GM_BASE_DECOMPOSE && !gm_grid_of(g, &grid))
+            continue;
         gm_config b = {GM_ORDER_OO, GM_DELTA_ALL, 1, GM_COST_HOPBYTES, 1, 0,
-                       NULL, GM_CENTRE_LAST, 1,
-                       1 + (int)(i ? GM_BASE_DRB : GM_BASE_RB)};
+                       NULL, GM_CENTRE_LAST, extra[i].refine,
+                       1 + (int)extra[i].base};
         all[nc++] = b;
     }
     *out = all;

@@ -115,7 +115,7 @@
  *            (when the halves are equal), and swaps between the halves
  *            that lower the bytes x distance to the other regions
  *            (between the middles of their nodes' bounding boxes on tori
- *            and meshes).  About 1.6 times rb's time.
+ *            and meshes).  1.3 to 2 times rb's time.
  *   random   a uniformly random injection from the seed (Fisher-Yates on
  *            the processors in planar order, xoshiro256** from tg_rng).
  *   decompose  a Cartesian grid of tasks (the graph's tg_grid, or one
@@ -751,7 +751,8 @@ int gm_portfolio(const tg_graph *g, const gm_machine *m, gm_config **out,
  * that order) is refined by gm_refine unless it is decompose's (best.c
  * says why) or c's cost is not hop-bytes, and so is every other such
  * candidate within 2 % of it before refinement; map gets the least total
- * of all these (ties: the first); *won (may be NULL) the
+ * of all these (ties: the winner before refinement, then the earlier in
+ * that order); *won (may be NULL) the
  * configuration that makes it (c itself or c with baseline set, refine=1
  * where refined), *total (may be NULL) its total hop-bytes. */
 int gm_map_best(const tg_graph *g, const gm_machine *m, const gm_config *c,

@@ -8,8 +8,8 @@
  *   alltoall: an Alltoall inside every column, a clique of alltoall_bytes
  *             edges among the rows of that column.
  * The graph returned is the Sum of the two layers and carries both, and
- * the process grid (rows x cols, the rows' dimension wrapping when
- * periodic), so that decompose can cut it into boxes: a box of whole
+ * the process grid (rows x cols; when periodic, dimension 1, along a row,
+ * wraps: each row is a ring), so that decompose can cut it into boxes: a box of whole
  * column pieces keeps the Alltoall's bytes inside a node. */
 #include "tg_internal.h"
 

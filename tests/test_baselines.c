@@ -388,7 +388,8 @@ END_TEST
  * (nodes 0..7) and snakes through the 4x2 mesh (node 2x + y: (0,1) (0,0)
  * (1,0) (1,1) (2,1) (2,0) (3,0) (3,1)), every edge one hop: hop-bytes
  * 7 x 1000 x 2 (both ends) = 14,000, the least possible.  rb bisects the
- * same way but places each half's tasks without looking outside it. */
+ * same way but places each half's tasks without looking outside it, and
+ * ends above (26,000 and 20,000 with Debian's METIS). */
 START_TEST(drb_path_aligns)
 {
     tg_stencil_options o = {1, {8}, 0, 0, 1000};
@@ -406,7 +407,7 @@ START_TEST(drb_path_aligns)
                           specs[s], t, map[t].node);
         ck_assert_uint_eq(gt_hop_bytes(g, m, map), 14000);
         gm_place *rb = run_ok(g, m, GM_BASE_RB, 0);
-        ck_assert_uint_ge(gt_hop_bytes(g, m, rb), 14000);
+        ck_assert_uint_gt(gt_hop_bytes(g, m, rb), 14000);
         free(rb);
         free(map);
         gm_machine_free(m);

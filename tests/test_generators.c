@@ -489,8 +489,8 @@ START_TEST(qbox_counts)
         ck_assert_uint_eq(total_weight(la), (uint64_t)a2a * 250);
         ck_assert_uint_eq(total_weight(g), wp + (uint64_t)a2a * 250);
         assert_all_degrees(la, R - 1);
-        /* The process grid rows x cols; only the rows (dimension 1)
-         * wrap, and only when periodic. */
+        /* The process grid rows x cols; dimension 1 (along a row)
+         * wraps when periodic, each row a ring. */
         ck_assert_int_eq(g->grid.ndims, 2);
         ck_assert_int_eq(g->grid.dims[0], R);
         ck_assert_int_eq(g->grid.dims[1], C);
