@@ -17,7 +17,12 @@
 # Each but ompi4 is configured with --with-commprof-suffix=NAME, and its
 # staged `make install` is checked (tests/install-check.sh: the profiler as
 # lib/libcommprof-NAME.so), the "install" row of the table.
-# Exit status 1 when a build or a test failed.  `make check-mpis` runs it.
+# A test that hangs (tests/time-limit.sh ends it) is run once more: these
+# launchers are not ours, and Open MPI 5's is known to hang now and
+# then after its job ended (openpmix/prrte#1839); the hung log, with the
+# stacks, is printed and kept, and the table says PASS* if the rerun
+# passed.  Exit status 1 when a build or a test failed (a second hang
+# included).  `make check-mpis` runs it.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +58,7 @@ tests=$TESTS_ALL
 names=()
 for a in "$@"; do
   case $a in
-    -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;;
     --ci) tests=$TESTS_CI ;;
     ompi4 | mpich4 | ompi5 | mpich5 | abi5) names+=("$a") ;;
     *) echo "check-mpis.sh: unknown argument '$a' (see --help)" >&2; exit 2 ;;
@@ -71,11 +76,19 @@ wrapper() {
   esac
 }
 
+# test_result DIR TEST: TEST's result in DIR (PASS, SKIP, FAIL, ...;
+# ERROR when it has none).
+test_result() {
+  local r
+  r=$(sed -n 's/^:test-result: //p' "$1/${2%.sh}.trs" 2> /dev/null)
+  echo "${r:-ERROR}"
+}
+
 # configure only when the folder has none yet, configure is newer or the
 # flags changed.
 [ -x "$root/configure" ] || (cd "$root" && autoreconf -fi) || exit 1
 declare -A result times version
-status=0
+status=0 rerun=0
 for name in "${names[@]}"; do
   cc=$(wrapper "$name")
   dir=$builds/$name
@@ -106,10 +119,23 @@ for name in "${names[@]}"; do
   # shellcheck disable=SC2086
   make -C "$dir" -j"$jobs" check TESTS="$(echo $tests)" > "$dir/check.log" 2>&1
   for t in $tests; do
-    trs=$dir/${t%.sh}.trs
-    r=$(sed -n 's/^:test-result: //p' "$trs" 2>/dev/null)
-    result[$name,$t]=${r:-ERROR}
-    case ${r:-ERROR} in PASS | SKIP) ;; *) status=1 ;; esac
+    log=$dir/${t%.sh}.log
+    r=$(test_result "$dir" "$t")
+    if [ "$r" = FAIL ] && grep -q '^TIMEOUT: ' "$log"; then
+      # A hang (tests/time-limit.sh): shown, kept, and the test run once
+      # more; the table says PASS* when the second run passed.
+      "$root/tests/failed-log.sh" "$log"
+      mv "$log" "${log%.log}.hung.log"
+      echo "$name: $t hung (${log%.log}.hung.log); running it once more"
+      make -C "$dir" check TESTS="$t" >> "$dir/check.log" 2>&1
+      r=$(test_result "$dir" "$t")
+      [ "$r" != PASS ] || { r='PASS*'; rerun=1; }
+    fi
+    result[$name,$t]=$r
+    case $r in
+      PASS | 'PASS*' | SKIP) ;;
+      *) status=1; "$root/tests/failed-log.sh" "$log" ;;
+    esac
   done
   if "$root/tests/install-check.sh" "$dir" > "$dir/install.log" 2>&1; then
     result[$name,install]=PASS
@@ -129,6 +155,8 @@ for t in $tests install; do
   echo
 done
 echo
+[ "$rerun" -eq 0 ] ||
+  echo "PASS*: hung once (its log and stacks above, kept as TEST.hung.log), passed when run again"
 for name in "${names[@]}"; do
   printf '%-7s %s%s\n' "$name" "${version[$name]}" "${times[$name]:+ (${times[$name]})}"
 done

@@ -18,6 +18,7 @@ esac
 # The emulated cluster's Slurm tests (tests/cluster_slurm.sh, topomap-cluster
 # up --slurm): slurm-wlm (slurmctld, slurmd, srun) and munge.
 # make fuzz (tests/fuzz/): clang and its libFuzzer and sanitizer runtimes.
+# gdb: the stacks tests/time-limit.sh prints of a test that hung.
 PACKAGES=(
   build-essential autoconf automake libtool pkg-config
   openmpi-bin libopenmpi-dev gfortran
@@ -30,6 +31,7 @@ PACKAGES=(
   iproute2
   slurm-wlm munge
   clang libclang-rt-dev
+  gdb
 )
 
 missing=()

@@ -11,13 +11,15 @@
 # (default: build-sanitize), TOPOMAP_CONFIGURE_FLAGS (extra configure
 # flags), JOBS (default 2), FUZZ_SECONDS (--ci: seconds per harness),
 # TOPOMAP_CI_MPIS (the other MPIs, scripts/check-mpis.sh --ci; default
-# "mpich4 ompi5 mpich5 abi5", empty for none).
+# "mpich4 ompi5 mpich5 abi5", empty for none), TOPOMAP_TEST_TIMEOUT (each
+# test's time limit in seconds, tests/time-limit.sh: 900, 300 for the
+# other MPIs' tests).
 set -euo pipefail
 
 mode=plain
 case "${1:-}" in
   -h|--help)
-    sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
   "") ;;
   --sanitize) mode=sanitize ;;
   --ci) mode=ci ;;
@@ -64,8 +66,7 @@ check() {
   echo "tests: $pass passed, $fail failed, $skip skipped"
   if [ "$fail" -ne 0 ]; then
     grep -E ': (FAIL|ERROR|XPASS)$' <<< "$results" | while IFS= read -r line; do
-      log=${line%%:*}; log=${log%.trs}.log
-      echo "== $log =="; tail -n 40 "$log"
+      log=${line%%:*}; "$root/tests/failed-log.sh" "${log%.trs}.log"
     done
     return 1
   fi
@@ -82,8 +83,10 @@ other_mpis() {
   echo
   echo "== other MPIs: $mpis =="
   "$root/scripts/install-mpis.sh"
+  # Each of these tests takes under a minute: a hang fails in 5.
   # shellcheck disable=SC2086
-  TOPOMAP_MPIS_BUILD=$build/mpis JOBS=$jobs "$root/scripts/check-mpis.sh" --ci $mpis || rc=1
+  TOPOMAP_TEST_TIMEOUT=${TOPOMAP_TEST_TIMEOUT:-300} TOPOMAP_MPIS_BUILD=$build/mpis \
+    JOBS=$jobs "$root/scripts/check-mpis.sh" --ci $mpis || rc=1
   echo "other MPIs: $((SECONDS - start)) s"
   return $rc
 }

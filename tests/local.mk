@@ -1,6 +1,8 @@
 # make check: check unit tests per library area, and command-level tests.
 TEST_EXTENSIONS = .sh
-SH_LOG_COMPILER = bash
+# Every test runs under a time limit (tests/time-limit.sh says why).
+LOG_COMPILER = bash $(abs_top_srcdir)/tests/time-limit.sh
+SH_LOG_COMPILER = bash $(abs_top_srcdir)/tests/time-limit.sh bash
 AM_TESTS_ENVIRONMENT = \
 	TASKGRAPH='$(abs_top_builddir)/taskgraph/taskgraph'; \
 	GREEDYMAP='$(abs_top_builddir)/greedymap/greedymap'; export GREEDYMAP; \
@@ -39,7 +41,8 @@ sanitize-clean:
 	rm -rf tests/sanitize-bin
 clean-local: sanitize-clean
 .PHONY: sanitize-clean
-EXTRA_DIST += tests/sanitize/env.sh tests/sanitize/mpi-program
+EXTRA_DIST += tests/sanitize/env.sh tests/sanitize/mpi-program tests/time-limit.sh \
+	tests/failed-log.sh
 
 check_LTLIBRARIES = tests/libtestutil.la
 tests_libtestutil_la_SOURCES = tests/testutil.c tests/testutil.h
