@@ -46,7 +46,7 @@ check() {
   fi
   echo
   echo "== test summary ($dir) =="
-  local results line trs log checks pass skip fail
+  local results line trs log checks secs pass skip fail
   # (The other MPIs' folders, mpis/, have their own table.)
   results=$(find . -path ./mpis -prune -o -name '*.trs' -exec grep -H '^:test-result:' {} + | sort || true)
   while IFS= read -r line; do
@@ -54,7 +54,8 @@ check() {
     trs=${line%%:*}
     log=${trs%.trs}.log
     checks=$(grep -m1 -o '[0-9]*%: Checks: [0-9]*, Failures: [0-9]*, Errors: [0-9]*' "$log" || true)
-    printf '  %-5s %-32s %s\n' "${line##*: }" "${log#./}" "$checks"
+    secs=$(sed -n 's/^time-limit: \([0-9]*\) s$/\1 s/p' "$log" | tail -n 1)
+    printf '  %-5s %-32s %6s  %s\n' "${line##*: }" "${log#./}" "$secs" "$checks"
   done <<< "$results"
   pass=$(grep -c ': PASS$' <<< "$results" || true)
   skip=$(grep -c ': SKIP$' <<< "$results" || true)

@@ -7,7 +7,8 @@
 # test's log, as a tree with each one's kernel wait channel, and, where
 # gdb is installed, the stacks of its programs (the MPI launcher, its
 # daemons and ranks); then they are ended (TERM, KILL 20 s later) and the
-# test fails with status 124.  Without this a hang in one MPI launch
+# test fails with status 124.  The log's last line says how long the test
+# took ("time-limit: N s"), which scripts/test.sh's summary shows.  Without this a hang in one MPI launch
 # (once, in CI under Open MPI 5) held the whole of CI until its own
 # limit, with nothing in the log to say where.
 set -u
@@ -52,7 +53,9 @@ wait -n "$test_pid" "$sleeper"
 if ! kill -0 "$test_pid" 2> /dev/null; then
   kill "$sleeper" 2> /dev/null
   wait "$test_pid"
-  exit
+  status=$?
+  echo "time-limit: $SECONDS s"
+  exit $status
 fi
 
 echo
@@ -74,4 +77,5 @@ if command -v gdb > /dev/null; then
 fi
 end_session
 echo "TIMEOUT: the test's session ended (status 124)"
+echo "time-limit: $SECONDS s"
 exit 124
