@@ -126,11 +126,16 @@ int pm_choose(MPI_Comm comm, const pm_options *o, const tg_graph *g,
     r->nranks = size;
     r->seconds = pm_search_seconds(s);
     r->rounds_complete = pm_search_complete(s);
+    const int *focus;
+    r->nfocus = pm_search_focus(s, &focus);
     if (rank == 0) {
         r->runs = malloc((size_t)size * sizeof *r->runs);
         r->stopped = malloc((size_t)size * sizeof *r->stopped);
         r->map = malloc(((size_t)g->n + 1) * sizeof *r->map);
-        if (!r->runs || !r->stopped || !r->map)
+        r->focus = malloc(((size_t)r->nfocus + 1) * sizeof *r->focus);
+        if (r->focus)
+            memcpy(r->focus, focus, (size_t)r->nfocus * sizeof *focus);
+        if (!r->runs || !r->stopped || !r->map || !r->focus)
             rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
     }
     if ((rc = pm_agree(comm, rc ? 1 : 0, &err)))
@@ -165,5 +170,6 @@ void pm_result_free(pm_result *r)
     free(r->map);
     free(r->runs);
     free(r->stopped);
+    free(r->focus);
     memset(r, 0, sizeof *r);
 }

@@ -148,3 +148,20 @@ int pm_select(const pm_point *pts, int n, pm_criterion c, double alpha)
     }
     return best;
 }
+
+int pm_focus(const uint64_t *total, const uint64_t *max, const int *order,
+             int n, double margin, int *out)
+{
+    const long double keep = 1.0L + (long double)margin;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int c = order[i], beaten = total[c] == UINT64_MAX;
+        for (int d = 0; d < n && !beaten; d++)
+            beaten = total[d] != UINT64_MAX &&
+                     keep * (long double)total[d] < (long double)total[c] &&
+                     keep * (long double)max[d] < (long double)max[c];
+        if (!beaten)
+            out[k++] = c;
+    }
+    return k;
+}

@@ -75,4 +75,13 @@ int pm_front_add(pm_front *f, const pm_point *p);
  * normally a front), or -1 when n is 0. */
 int pm_select(const pm_point *pts, int n, pm_criterion c, double alpha);
 
+/* The focus of parmapper's search (search.c): of n configurations, whose
+ * first runs gave total[c] and max[c] (UINT64_MAX: none finished), those
+ * that no other beats by more than `margin` in both: c stays unless some
+ * d has (1 + margin) total[d] < total[c] and (1 + margin) max[d] <
+ * max[c] (in long double).  Written to out in the order of order[0 ..
+ * n); returns how many (at least 1 when one finished). */
+int pm_focus(const uint64_t *total, const uint64_t *max, const int *order,
+             int n, double margin, int *out);
+
 #endif

@@ -203,6 +203,10 @@ void pm_search_counts(const pm_search *s, int64_t *runs, int64_t *stopped);
 /* 1 when the search ended because every rank had run all its jobs of
  * --rounds (not at the time limit): the result is then reproducible. */
 int pm_search_complete(const pm_search *s);
+/* The focus (search.c): the configurations that rounds after the first
+ * run, cheapest first, in *configs; returns their number, 0 when the
+ * search ended in round 0. */
+int pm_search_focus(const pm_search *s, const int **configs);
 /* Seconds from the start of the search to its end (the same on every
  * rank up to clock skew). */
 double pm_search_seconds(const pm_search *s);
@@ -223,6 +227,7 @@ typedef struct pm_result {
     int nranks;
     double seconds;       /* the search, as rank 0 timed it */
     int rounds_complete;  /* every rank ran all its jobs of --rounds */
+    int *focus, nfocus;   /* pm_search_focus, copied */
 } pm_result;
 
 /* Collective: gather the fronts on rank 0, choose a point, and bring its

@@ -173,19 +173,22 @@ static json_t *search(const pm_report_input *in)
     const pm_options *o = in->o;
     const pm_result *r = in->r;
     json_t *runs = json_array(), *stopped = json_array();
+    json_t *focus = r->nfocus ? json_array() : json_null();
     json_int_t total = 0;
     for (int i = 0; runs && stopped && i < r->nranks; i++) {
         json_array_append_new(runs, json_integer(r->runs[i]));
         json_array_append_new(stopped, json_integer(r->stopped[i]));
         total += r->runs[i];
     }
+    for (int i = 0; focus && i < r->nfocus; i++)
+        json_array_append_new(focus, json_integer(r->focus[i]));
     return json_pack(
-        "{s:i, s:o, s:o, s:b, s:o, s:s, s:f, s:i, s:f, s:I, s:o, s:o}", "ranks",
+        "{s:i, s:o, s:o, s:b, s:o, s:s, s:f, s:i, s:o, s:f, s:I, s:o, s:o}", "ranks",
         in->nranks, "time_limit", o->time > 0 ? json_real(o->time) : json_null(),
         "rounds", o->rounds ? json_integer(o->rounds) : json_null(),
         "rounds_complete", r->rounds_complete, "seed", ju64(o->a.seed), "select",
         pm_criterion_name(o->select), "alpha", o->alpha, "configurations",
-        in->nconfigs, "seconds", r->seconds, "runs", total, "runs_per_rank",
+        in->nconfigs, "focus", focus ? focus : json_null(), "seconds", r->seconds, "runs", total, "runs_per_rank",
         runs ? runs : json_null(), "stopped_per_rank",
         stopped ? stopped : json_null());
 }

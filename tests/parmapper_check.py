@@ -7,9 +7,11 @@ written apart from the C code they check.
                            point is the one the selection rule gives; with
                            --hetero, the chosen placement predicts no worse
                            than GPU-first and all-CPU
-  same REPORT REPORT       the two fronts and chosen points are identical
+  same REPORT REPORT       the two fronts, chosen points and focuses are
+                           identical
   rounds REPORT R          the search ran R rounds of the portfolio to the
-                           end: R x configurations runs, none stopped
+                           end: every configuration once, then R - 1 x
+                           the focus's, none stopped
   timed REPORT             a search with a time limit and no --rounds ran
                            past the first round and was not complete
   beats-block REPORT       the chosen average is <= the block mapping's
@@ -108,6 +110,11 @@ def check_report(path):
             fail(path + ": chosen average above alpha x the smallest")
     if sum(s["runs_per_rank"]) != s["runs"] or len(s["runs_per_rank"]) != s["ranks"]:
         fail(path + ": runs per rank do not add up")
+    # Rounds after the first run only the focus's configurations.
+    later = [q for q in r["front"] if q["round"] > 0]
+    if later and (s["focus"] is None or
+                  any(q["config_index"] not in s["focus"] for q in later)):
+        fail("%s: a point of round > 0 from outside the focus %s" % (path, s["focus"]))
     if r["default"]["mapping"] != "block" or r["default"]["metrics"]["tasks"] != tasks:
         fail(path + ": no default mapping")
     h = r["hetero"]
@@ -128,11 +135,20 @@ def same(a, b):
         fail("fronts differ:\n  %s\n  %s" % (fa, fb))
     if ra["chosen"]["index"] != rb["chosen"]["index"]:
         fail("chosen points differ")
+    if ra["search"]["focus"] != rb["search"]["focus"]:
+        fail("focuses differ: %s and %s" % (ra["search"]["focus"], rb["search"]["focus"]))
 
 
 def rounds(path, want):
     s = load(path)["search"]
-    runs = int(want) * s["configurations"]
+    # Round 0 runs every configuration, the later rounds the focus.
+    focus = s["focus"] or []
+    if int(want) > 1 and not focus:
+        fail("%s: %s rounds without a focus" % (path, want))
+    if len(set(focus)) != len(focus) or any(not 0 <= c < s["configurations"] for c in focus):
+        fail("%s: focus %s is not a set of the %d configurations"
+             % (path, focus, s["configurations"]))
+    runs = s["configurations"] + (int(want) - 1) * len(focus)
     if s["rounds"] != int(want) or not s["rounds_complete"] or s["runs"] != runs \
             or any(s["stopped_per_rank"]):
         fail("%s: expected %s complete rounds, %d runs, none stopped: got rounds %s, "

@@ -142,6 +142,35 @@ START_TEST(alpha_rule)
 }
 END_TEST
 
+/* The focus: config 0 (1000, 100) is the least; 1 (1049, 80) is within
+ * 5 % in total; 2 (1100, 50) has the least max; 3 (1051, 106) is beaten
+ * by 0 by more than 5 % in both (1050 < 1051, 105 < 106); 4 (1051, 105)
+ * is not (105 < 105 fails); 5 did not finish; 6 (2000, 200) is beaten by
+ * all of 0 to 4.  Listed in `order`'s order. */
+START_TEST(focus_rule)
+{
+    const uint64_t total[] = {1000, 1049, 1100, 1051, 1051, UINT64_MAX, 2000};
+    const uint64_t max[] = {100, 80, 50, 106, 105, UINT64_MAX, 200};
+    const int order[] = {6, 5, 4, 3, 2, 1, 0};
+    int out[7];
+    int n = pm_focus(total, max, order, 7, 0.05, out);
+    const int want[] = {4, 2, 1, 0};
+    ck_assert_int_eq(n, 4);
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(out[i], want[i]);
+    /* margin 0: plain domination; 4 (1051, 105) falls to 0 then, and
+     * 1 (1049, 80) stays, as does 2 */
+    n = pm_focus(total, max, order, 7, 0.0, out);
+    const int want0[] = {2, 1, 0};
+    ck_assert_int_eq(n, 3);
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(out[i], want0[i]);
+    /* none finished: an empty focus */
+    const uint64_t none[] = {UINT64_MAX, UINT64_MAX};
+    ck_assert_int_eq(pm_focus(none, none, order + 5, 2, 0.05, out), 0);
+}
+END_TEST
+
 START_TEST(other_criteria)
 {
     make_points();
@@ -246,6 +275,7 @@ static Suite *parmapper_suite(void)
     tcase_add_test(tc, dominates);
     tcase_add_test(tc, alpha_rule);
     tcase_add_test(tc, other_criteria);
+    tcase_add_test(tc, focus_rule);
     tcase_add_test(tc, ties);
     tcase_add_test(tc, run_equals_greedymap);
     suite_add_tcase(s, tc);
