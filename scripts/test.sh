@@ -13,7 +13,8 @@
 # TOPOMAP_CI_MPIS (the other MPIs, scripts/check-mpis.sh --ci; default
 # "mpich4 ompi5 mpich5 abi5", empty for none), TOPOMAP_TEST_TIMEOUT (each
 # test's time limit in seconds, tests/time-limit.sh: 900, 300 for the
-# other MPIs' tests).
+# other MPIs' tests).  Each part, and the whole, says how long it took;
+# the MPI shared-memory segments the run leaves in /dev/shm are removed.
 set -euo pipefail
 
 mode=plain
@@ -104,12 +105,29 @@ sanitized() {
   return $rc
 }
 
+# The shared-memory segments of MPI jobs whose ranks died or that ran as
+# singletons (Open MPI 5's sm_segment.*, MPICH's mpich_shm_*, Open MPI
+# 4.1's vader_segment.*) outlive them in /dev/shm: those this run made
+# and no live process maps are removed when it ends, however it ends.
+shm_before=$(ls /dev/shm 2> /dev/null || true)
+# shellcheck disable=SC2317  # (called by the trap)
+remove_stale_shm() {
+  local f
+  for f in /dev/shm/sm_segment.* /dev/shm/mpich_shm_* /dev/shm/vader_segment.*; do
+    [ -e "$f" ] || continue
+    grep -qxF "${f#/dev/shm/}" <<< "$shm_before" && continue
+    grep -qsF "$f" /proc/[0-9]*/maps || rm -f -- "$f"
+  done
+}
+trap remove_stale_shm EXIT
+
 "$root/scripts/install-deps.sh"
 status=0
 if [ "$mode" != sanitize ]; then
   # shellcheck disable=SC2086
   "$root/scripts/build.sh" --enable-werror ${TOPOMAP_CONFIGURE_FLAGS:-}
   check "$build" 1 || status=1
+  echo "build and make check: $SECONDS s since the start"
   other_mpis || status=1
 fi
 if [ "$mode" = ci ]; then
@@ -122,4 +140,6 @@ if [ "$mode" != plain ]; then
   echo "== sanitized build (ASan, UBSan) =="
   sanitized || status=1
 fi
+echo
+echo "test.sh: $SECONDS s in all, exit status $status"
 exit $status
