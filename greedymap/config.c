@@ -227,6 +227,20 @@ int gm_config_parse(const char *text, gm_config *out, tg_error *err)
     return 0;
 }
 
+int gm_config_seeded(const gm_config *c)
+{
+    if (!c->baseline)
+        return 1;
+    switch ((gm_baseline)(c->baseline - 1)) {
+    case GM_BASE_RB:
+    case GM_BASE_DRB:
+    case GM_BASE_RANDOM:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 const char *gm_config_format(const gm_config *c, char *buf, size_t size)
 {
     if (c->baseline) {

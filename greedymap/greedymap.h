@@ -734,6 +734,10 @@ int gm_config_parse(const char *text, gm_config *out, tg_error *err);
  * gm_config_parse reads it back to the same configuration ("baseline=KIND,
  * seed=S" for a baseline).  Truncated to size; returns buf. */
 const char *gm_config_format(const gm_config *c, char *buf, size_t size);
+/* 1 when c's mapping depends on its seed: GreedyMap (the first node and
+ * ties), rb and drb (METIS), random; 0 for block, cyclic, hilbert and
+ * decompose, refined or not (gm_refine takes no seed). */
+int gm_config_seeded(const gm_config *c);
 /* The standard portfolio for this machine (< 100 entries, seed 0, wrap=0
  * variants only on tori with a wrapping dimension), fastest first; *out is
  * malloc'd. */

@@ -7,7 +7,11 @@
  * configurations of the focus: job C + i runs the (i mod F)-th of them
  * in round 1 + i div F.  The focus is what round 0 found worth more
  * seeds: the configurations whose round-0 point no other beats by more
- * than FOCUS_MARGIN in both average and maximum (pm_focus).  Where a
+ * than FOCUS_MARGIN in both average and maximum (pm_focus), less those
+ * whose mapping does not depend on the seed (block, decompose), which
+ * would only repeat themselves; when that leaves none (such a mapping
+ * won by more than the margin, as decompose on a grid), every
+ * configuration that takes a seed.  Where a
  * configuration's seeds matter, the best of many seeds of the good ones
  * is worth more than more seeds of all: on a random geometric graph 2
  * rounds of everything (10 s) ended 2.7 % above 12 rounds (60 s).  A
@@ -90,7 +94,8 @@ struct pm_search {
     uint64_t *r0_total, *r0_max;
     int r0_done;
     int *focus; /* configuration indexes, cheapest first */
-    int nfocus; /* 0 until the ranks agreed on the focus */
+    int nfocus;
+    int agreed; /* the ranks agreed on the focus */
     int rc;          /* the worker's failure, with err */
     tg_error err;
     /* The main thread's. */
@@ -265,7 +270,7 @@ static int await_focus(pm_search *s)
     pthread_mutex_lock(&s->lock);
     s->r0_done = 1;
     pthread_cond_broadcast(&s->cond);
-    while (!s->nfocus && !stop_requested(s))
+    while (!s->agreed && !stop_requested(s))
         pthread_cond_wait(&s->cond, &s->lock);
     int n = stop_requested(s) ? 0 : s->nfocus;
     pthread_mutex_unlock(&s->lock);
@@ -314,6 +319,27 @@ static void wait_worker(pm_search *s, double until)
                                                 1e9)};
         pthread_cond_timedwait(&s->cond, &s->lock, &ts);
     }
+}
+
+/* s->focus and s->nfocus from every configuration's round-0 point (the
+ * top of this file).  Under lock. */
+static void make_focus(pm_search *s, const uint64_t *total,
+                       const uint64_t *max)
+{
+    const gm_config *cf = s->in.configs;
+    int n = pm_focus(total, max, s->by_cost, s->in.nconfigs, FOCUS_MARGIN,
+                     s->focus);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (gm_config_seeded(&cf[s->focus[i]]))
+            s->focus[k++] = s->focus[i];
+    if (!k) /* a mapping that takes no seed won by more than the margin */
+        for (int i = 0; i < s->in.nconfigs; i++)
+            if (gm_config_seeded(&cf[s->by_cost[i]]))
+                s->focus[k++] = s->by_cost[i];
+    /* (No configuration takes a seed: the focus as pm_focus found it.) */
+    s->nfocus = k ? k : n;
+    s->agreed = 1;
 }
 
 /* MPI_Waitall without spinning: test, then sleep a millisecond. */
@@ -379,8 +405,7 @@ static int agree_focus(MPI_Comm comm, pm_search *s)
     MPI_Iallreduce(mine, all, 2 * nc, MPI_UINT64_T, MPI_MIN, comm, &req);
     wait_quietly(&req, 1);
     pthread_mutex_lock(&s->lock);
-    s->nfocus = pm_focus(all, all + nc, s->by_cost, nc, FOCUS_MARGIN,
-                         s->focus);
+    make_focus(s, all, all + nc);
     pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->lock);
     free(mine);
@@ -432,7 +457,7 @@ static void keep_time(MPI_Comm comm, pm_search *s)
             s->complete = !all[1] && !all[2];
             break;
         }
-        if (!all[3] && !s->nfocus && !agree_focus(comm, s))
+        if (!all[3] && !s->agreed && !agree_focus(comm, s))
             break;
     }
     if (shown)

@@ -143,8 +143,8 @@ def rounds(path, want):
     s = load(path)["search"]
     # Round 0 runs every configuration, the later rounds the focus.
     focus = s["focus"] or []
-    if int(want) > 1 and not focus:
-        fail("%s: %s rounds without a focus" % (path, want))
+    if (int(want) > 1) != (s["focus"] is not None) or (s["focus"] is not None and not focus):
+        fail("%s: %s rounds with the focus %s" % (path, want, s["focus"]))
     if len(set(focus)) != len(focus) or any(not 0 <= c < s["configurations"] for c in focus):
         fail("%s: focus %s is not a set of the %d configurations"
              % (path, focus, s["configurations"]))

@@ -18,6 +18,7 @@ for seed in 0 7; do
     expect_ok pm $np "$work/g.tg.json" "${machine[@]}" --first --seed $seed \
       --report "$work/r$seed-$np.json" --mapping "$work/m$seed-$np.txt"
     expect_ok $check report "$work/r$seed-$np.json"
+    expect_ok $check rounds "$work/r$seed-$np.json" 1
   done
   expect_ok pm 2 "$work/g.tg.json" "${machine[@]}" --first --seed $seed \
     --report "$work/again.json" --mapping "$work/again.txt"

@@ -447,6 +447,38 @@ START_TEST(random_seeded)
 }
 END_TEST
 
+/* gm_config_seeded: GreedyMap, rb, drb and random take a seed; block,
+ * cyclic, hilbert and decompose do not, refined or not, and give the same
+ * mapping for any seed (parmapper runs them only once, search.c). */
+START_TEST(seeded)
+{
+    ck_assert_int_eq(gm_config_seeded(&(gm_config){.baseline = 0}), 1);
+    ck_assert_int_eq(gm_config_seeded(&(gm_config){.refine = 1}), 1);
+    const int want[] = {[GM_BASE_BLOCK] = 0, [GM_BASE_CYCLIC] = 0,
+                        [GM_BASE_HILBERT] = 0, [GM_BASE_RB] = 1,
+                        [GM_BASE_RANDOM] = 1, [GM_BASE_DECOMPOSE] = 0,
+                        [GM_BASE_DRB] = 1};
+    for (int b = GM_BASE_BLOCK; b <= GM_BASE_DRB; b++)
+        for (int r = 0; r < 2; r++)
+            ck_assert_int_eq(
+                gm_config_seeded(&(gm_config){.baseline = 1 + b, .refine = r}),
+                want[b]);
+    gm_machine *m = uniform_on(8, 8, "torus:2x4");
+    tg_graph *g = ring(64);
+    const gm_baseline unseeded[] = {GM_BASE_BLOCK, GM_BASE_CYCLIC,
+                                    GM_BASE_HILBERT};
+    for (size_t i = 0; i < sizeof unseeded / sizeof *unseeded; i++) {
+        gm_place *a = run_ok(g, m, unseeded[i], 0);
+        gm_place *b = run_ok(g, m, unseeded[i], 0x9e3779b97f4a7c15ULL);
+        ck_assert_int_eq(memcmp(a, b, 64 * sizeof *a), 0);
+        free(a);
+        free(b);
+    }
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
 /* ---------------------------------------------------------- invariants */
 
 /* Every baseline, every network, unequal slots, all or fewer tasks: a
@@ -700,6 +732,7 @@ static Suite *suite(void)
     tcase_add_test(tc, rb_fewer_tasks_and_networks);
     tcase_add_test(tc, drb_path_aligns);
     tcase_add_test(tc, random_seeded);
+    tcase_add_test(tc, seeded);
     tcase_add_test(tc, invariants);
     suite_add_tcase(s, tc);
     tc = tcase_create("node topology");
