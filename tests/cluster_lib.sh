@@ -75,16 +75,34 @@ expect_gone() {
 # checks (tests/cluster_slurm.sh, cluster_levels.sh) is where Slurm puts
 # the ranks, so such a step is run once more, and says so in the log; a
 # second failure, or any other, fails the test.
+# Open MPI 5's launcher (PRRTE 3.0) now and then never starts the job
+# across the cluster's hosts (1 run of cluster_mpis.sh in 8 here): prterun
+# waits in its event loop, each daemon's launching parent reads the pipe
+# of its daemonized child (prte_daemon_init_callback), the children wait in
+# theirs, and nothing moves.  A launch under_limit (below) that timeout
+# ends (status 124) is run once more too, as is one that hung after its
+# job ended (openpmix/prrte#1839).
+# under_limit CMD...: CMD on the cluster under timeout (status 124 when it
+# ran past CLUSTER_LAUNCH_LIMIT seconds, default 120: every launch of
+# these tests takes a few seconds, 30 sanitized on a loaded machine).
+under_limit() { on_cluster timeout -k 10 "${CLUSTER_LAUNCH_LIMIT:-120}" "$@"; }
 # expect_launch CMD...: expect_ok, with that one retry.
 launch_retries=0
 expect_launch() {
-  if "$@" > "$work/out" 2> "$work/err"; then
+  "$@" > "$work/out" 2> "$work/err"
+  local rc=$? why=
+  if [ "$rc" -eq 0 ]; then
     checks=$((checks + 1))
     return 0
   fi
-  if grep -qE 'SEGV on unknown address 0x0+ |Segmentation fault|failed to TCP connect to a peer' "$work/err"; then
+  if [ "$rc" -eq 124 ]; then
+    why="the launch did not end within its limit"
+  elif grep -qE 'SEGV on unknown address 0x0+ |Segmentation fault|failed to TCP connect to a peer' "$work/err"; then
+    why="a rank died in Open MPI's MPI_Init"
+  fi
+  if [ -n "$why" ]; then
     launch_retries=$((launch_retries + 1))
-    echo "note: a rank died in Open MPI's MPI_Init; running once more: $*"
+    echo "note: $why; running once more: $*"
     sed -n 's/^/  first run: /p' "$work/err" | head -n 15
     expect_ok "$@"
     return

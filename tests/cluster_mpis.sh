@@ -42,7 +42,7 @@ hosts_of() { awk '$1 == "rank" { print $2, $4 }' "$1" | sort -n; }
 
 # ------------------------------------------------------------ plain launch
 launch_argv 8 "$whereami"
-expect_ok on_cluster "${launch_cmd[@]}"
+expect_launch under_limit "${launch_cmd[@]}"
 hosts_of "$work/out" > "$work/where"
 printf '%s\n' '0 node0' '1 node0' '2 node1' '3 node1' '4 node2' '5 node2' \
   '6 node3' '7 node3' > "$work/expected"
@@ -53,7 +53,7 @@ cmp -s "$work/where" "$work/expected" ||
 # every node.
 if mpi_is_openmpi; then
   launch_argv 8 sh -c 'echo "$(hostname) ${OMPI_FILE_LOCATION:-none}"'
-  expect_ok on_cluster "${launch_cmd[@]}"
+  expect_launch under_limit "${launch_cmd[@]}"
   checks=$((checks + 1))
   [ "$(grep -c "^node[0-3] $cluster_dir/tmp/" "$work/out")" -eq 8 ] ||
     { fail "session folders not in $cluster_dir/tmp:"; cat "$work/out"; }
@@ -71,7 +71,7 @@ for graph in 4x2 2x4p; do
     --rankfile "$work/$graph.off.rf" --hydra-hostfile "$work/$graph.off.hh"
   launch_argv 8 "$PARMAPPER" "$g" --first --quiet --rankfile "$work/$graph.rf" \
     --hydra-hostfile "$work/$graph.hh" --report "$work/$graph.json"
-  expect_ok on_cluster "${launch_cmd[@]}"
+  expect_launch under_limit "${launch_cmd[@]}"
   cp "$work/out" "$work/$graph.pm"
   checks=$((checks + 1))
   got=$(python3 -c "import json, sys; m = json.load(open(sys.argv[1]))['machine']
@@ -85,7 +85,7 @@ print(' '.join('%s:%s:%s' % (h['name'], h['ranks'], h['cores_used']) for h in m[
 
   if mpi_is_openmpi; then
     launch_mapped_argv 8 "$work/$graph.rf" "$whereami"
-    expect_ok on_cluster "${launch_cmd[@]}"
+    expect_launch under_limit "${launch_cmd[@]}"
     cp "$work/out" "$work/$graph.where"
     expect_ok $check bound "$work/$graph.rf" "$work/$graph.where"
     continue
@@ -101,7 +101,7 @@ print(' '.join('%s:%s:%s' % (h['name'], h['ranks'], h['cores_used']) for h in m[
   esac
   [[ "${line[*]}" == "$want"* ]] ||
     { fail "$graph: parmapper's Hydra line: ${line[*]} (expected $want...)"; continue; }
-  expect_ok on_cluster env PATH="$(dirname "$TOPOMAP_EXEC"):$PATH" \
+  expect_launch under_limit env PATH="$(dirname "$TOPOMAP_EXEC"):$PATH" \
     "$MPIEXEC" -n 8 "${line[@]}" "$whereami" --cpus
   cp "$work/out" "$work/$graph.where"
   checks=$((checks + 1))
