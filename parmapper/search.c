@@ -4,38 +4,42 @@
  * Jobs.  The runs of the whole job form one sequence, and rank r of K
  * runs jobs r, r + K, r + 2K, ...  Jobs 0 to C - 1 are round 0: job j
  * runs the j-th of the C configurations.  Later jobs run only the F
- * configurations of the focus: job C + i runs the (i mod F)-th of them
- * in round 1 + i div F.  The focus is what round 0 found worth more
- * seeds: the configurations whose round-0 point no other beats by more
- * than FOCUS_MARGIN in both average and maximum (pm_focus), less those
- * whose mapping does not depend on the seed (block, decompose), which
- * would only repeat themselves; when that leaves none (such a mapping
- * won by more than the margin, as decompose on a grid), every
- * configuration that takes a seed.  Where a
- * configuration's seeds matter, the best of many seeds of the good ones
- * is worth more than more seeds of all: on a random geometric graph 2
- * rounds of everything (10 s) ended 2.7 % above 12 rounds (60 s).  A
- * rank that reaches job C before every rank has finished round 0 waits
- * for the focus, which the main threads agree on at a tick.  The
- * configurations go cheapest first
- * (by_cost), so that a short time limit still sees many of them: a GPART
- * or GPARTRB order costs METIS partitions, which cannot be interrupted,
- * Delta = all nodes costs N candidates per task, and a refinement
- * (refine=1) costs several passes over all tasks.  Round
- * 0 uses the seed of --seed (0: ties broken without randomness, which
- * keeps regular structure); round r > 0 of configuration c gets the first
- * output of tg_rng seeded with S xor (c << 32 | r), or 1 if that is 0.  A
- * run depends only on its configuration and seed, so --rounds R (rounds
- * 0 to R - 1; --first is R = 1) that end before the time limit give the
- * same runs, and the same front, for any K and any machine speed.
+ * configurations of the focus: job C + i runs the (i mod F)-th of them in
+ * round 1 + i div F.  The focus is what round 0 found worth more seeds:
+ * the configurations whose round-0 point no other beats by more than
+ * FOCUS_MARGIN in both average and maximum (pm_focus), less those whose
+ * mapping does not depend on the seed (block, decompose), which would
+ * only repeat themselves; when that leaves none (such a mapping won by
+ * more than the margin, as decompose on a grid), every configuration that
+ * takes a seed.  Where seeds matter, many seeds of the good
+ * configurations are worth more than a few of all: on a random geometric
+ * graph, 2 rounds of everything (10 s) ended 2.7 % above 12 rounds
+ * (60 s).  A rank that reaches job C before every rank has finished round
+ * 0 waits for the focus, which the main threads agree on at a tick
+ * (agree_focus).
+ *
+ * The configurations go cheapest first (by_cost), so that a short time
+ * limit still sees many of them: a GPART or GPARTRB order costs METIS
+ * partitions, which cannot be interrupted, Delta = all nodes costs N
+ * candidates per task, and a refinement (refine=1) costs several passes
+ * over all tasks.  Round 0 uses the seed of --seed (0: ties broken
+ * without randomness, which keeps regular structure); round r > 0 of
+ * configuration c gets the first output of tg_rng seeded with
+ * S xor (c << 32 | r), or 1 if that is 0.  A run depends only on its
+ * configuration and seed, and the focus only on round 0's runs, so
+ * --rounds R (rounds 0 to R - 1; --first is R = 1) that end before the
+ * time limit give the same runs, and the same front, for any K and any
+ * machine speed.
  *
  * Threads.  A worker thread does the runs; the main thread keeps time.
  * Every TICK seconds (and at once when its worker is done) the main
  * threads of all ranks meet in nonblocking reductions, polled with short
  * sleeps so that no core spins: whether some rank reached the time limit,
- * whether some rank's worker is still busy, whether one failed, the runs
- * so far, and the best average and maximum so far (for the progress
- * line, which rank 0 prints unless --quiet: progress()).  All ranks see the same reduced values and so stop at the same
+ * whether some rank's worker is still busy, whether one failed, whether
+ * one is still in round 0 (else the focus is agreed on), the runs so far,
+ * and the best average and maximum so far (for the progress line, which
+ * rank 0 prints unless --quiet: progress()).  All ranks see the same
+ * reduced values and so stop at the same
  * reduction: when the limit is reached, when every worker is done
  * (--rounds), or after a failure.  The main thread then asks its worker to
  * stop; a GreedyMap run sees that before its next task
