@@ -188,8 +188,9 @@ static json_t *search(const pm_report_input *in)
         "rounds", o->rounds ? json_integer(o->rounds) : json_null(),
         "rounds_complete", r->rounds_complete, "seed", ju64(o->a.seed), "select",
         pm_criterion_name(o->select), "alpha", o->alpha, "configurations",
-        in->nconfigs, "focus", focus ? focus : json_null(), "seconds", r->seconds, "runs", total, "runs_per_rank",
-        runs ? runs : json_null(), "stopped_per_rank",
+        in->nconfigs, "focus", focus ? focus : json_null(), "seconds",
+        r->seconds, "runs", total, "runs_per_rank", runs ? runs : json_null(),
+        "stopped_per_rank",
         stopped ? stopped : json_null());
 }
 

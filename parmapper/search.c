@@ -67,9 +67,8 @@
 #define TICK 0.25
 #define GRACE 0.5
 /* A configuration leaves the focus when another's round-0 point is more
- * than this below it in both average and maximum: 5 %, alpha's default
- * band, so that every point the alpha rule could choose keeps its
- * configuration. */
+ * than this below it in both average and maximum: 5 %, the band of the
+ * alpha rule's default 1.05. */
 #define FOCUS_MARGIN 0.05
 
 struct pm_search {
@@ -93,13 +92,13 @@ struct pm_search {
     int finished;    /* the worker returned */
     int closed;      /* the results are final: the worker adds nothing */
     int64_t final_runs, final_stopped; /* the counts when closed */
-    /* Round 0's point of each configuration this rank ran (UINT64_MAX
-     * for the others), and whether the worker is past round 0. */
-    uint64_t *r0_total, *r0_max;
+    /* Round 0's point of each configuration, total[c] then max[c]: r0
+     * of the runs of this rank (UINT64_MAX for the others), r0_all of all
+     * ranks (the MIN of their r0); whether the worker is past round 0. */
+    uint64_t *r0, *r0_all;
     int r0_done;
     int *focus; /* configuration indexes, cheapest first */
-    int nfocus;
-    int agreed; /* the ranks agreed on the focus */
+    int nfocus; /* 0 until the ranks agreed on the focus */
     int rc;          /* the worker's failure, with err */
     tg_error err;
     /* The main thread's. */
@@ -232,8 +231,8 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
     rc = keep(s, &p, err);
     s->runs++;
     if (round == 0) {
-        s->r0_total[config] = p.total;
-        s->r0_max[config] = p.max;
+        s->r0[config] = p.total;
+        s->r0[s->in.nconfigs + config] = p.max;
     }
     pthread_mutex_unlock(&s->lock);
     return rc;
@@ -274,7 +273,7 @@ static int await_focus(pm_search *s)
     pthread_mutex_lock(&s->lock);
     s->r0_done = 1;
     pthread_cond_broadcast(&s->cond);
-    while (!s->agreed && !stop_requested(s))
+    while (!s->nfocus && !stop_requested(s))
         pthread_cond_wait(&s->cond, &s->lock);
     int n = stop_requested(s) ? 0 : s->nfocus;
     pthread_mutex_unlock(&s->lock);
@@ -343,7 +342,6 @@ static void make_focus(pm_search *s, const uint64_t *total,
                 s->focus[k++] = s->by_cost[i];
     /* (No configuration takes a seed: the focus as pm_focus found it.) */
     s->nfocus = k ? k : n;
-    s->agreed = 1;
 }
 
 /* MPI_Waitall without spinning: test, then sleep a millisecond. */
@@ -387,32 +385,21 @@ static void progress(const pm_search *s, int tty, double el, int64_t runs,
     fflush(stderr);
 }
 
-/* Every rank past round 0: the ranks' round-0 points met, the focus made
- * and the worker woken.  Returns 0 when there is no memory for it, which
- * every rank sees (the search then ends with what round 0 found). */
+/* Every rank past round 0, so no worker writes r0 any more: the ranks'
+ * round-0 points met, the focus made and the worker woken.  Returns 0 when
+ * there is none (no configuration finished round 0), which every rank
+ * sees. */
 static int agree_focus(MPI_Comm comm, pm_search *s)
 {
     const int nc = s->in.nconfigs;
-    uint64_t *mine = malloc(4 * ((size_t)nc + 1) * sizeof *mine);
-    int ok = mine != NULL, all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
-    if (!all_ok) {
-        free(mine);
-        return 0;
-    }
-    uint64_t *all = mine + 2 * ((size_t)nc + 1);
-    pthread_mutex_lock(&s->lock);
-    memcpy(mine, s->r0_total, (size_t)nc * sizeof *mine);
-    memcpy(mine + nc, s->r0_max, (size_t)nc * sizeof *mine);
-    pthread_mutex_unlock(&s->lock);
     MPI_Request req;
-    MPI_Iallreduce(mine, all, 2 * nc, MPI_UINT64_T, MPI_MIN, comm, &req);
+    MPI_Iallreduce(s->r0, s->r0_all, 2 * nc, MPI_UINT64_T, MPI_MIN, comm,
+                   &req);
     wait_quietly(&req, 1);
     pthread_mutex_lock(&s->lock);
-    make_focus(s, all, all + nc);
+    make_focus(s, s->r0_all, s->r0_all + nc);
     pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->lock);
-    free(mine);
     return s->nfocus > 0;
 }
 
@@ -461,7 +448,7 @@ static void keep_time(MPI_Comm comm, pm_search *s)
             s->complete = !all[1] && !all[2];
             break;
         }
-        if (!all[3] && !s->agreed && !agree_focus(comm, s))
+        if (!all[3] && !s->nfocus && !agree_focus(comm, s))
             break;
     }
     if (shown)
@@ -477,7 +464,7 @@ static void search_free(pm_search *s)
     free(s->maps);
     free(s->spare);
     free(s->by_cost);
-    free(s->r0_total);
+    free(s->r0);
     free(s->focus);
     pm_front_free(&s->front);
     pthread_mutex_destroy(&s->lock);
@@ -504,13 +491,13 @@ int pm_search_run(MPI_Comm comm, const pm_search_input *in, pm_search **out,
     pthread_condattr_destroy(&ca);
     *out = s;
     s->spare = malloc(((size_t)in->g->n + 1) * sizeof *s->spare);
-    s->r0_total = malloc(2 * ((size_t)in->nconfigs + 1) * sizeof *s->r0_total);
+    s->r0 = malloc(4 * ((size_t)in->nconfigs + 1) * sizeof *s->r0);
     s->focus = malloc(((size_t)in->nconfigs + 1) * sizeof *s->focus);
-    for (int c = 0; s->r0_total && c < 2 * in->nconfigs; c++)
-        s->r0_total[c] = UINT64_MAX;
-    if (s->r0_total)
-        s->r0_max = s->r0_total + in->nconfigs;
-    if (!s->spare || !s->r0_total || !s->focus || sort_by_cost(s)) {
+    for (int c = 0; s->r0 && c < 2 * in->nconfigs; c++)
+        s->r0[c] = UINT64_MAX;
+    if (s->r0)
+        s->r0_all = s->r0 + 2 * in->nconfigs;
+    if (!s->spare || !s->r0 || !s->focus || sort_by_cost(s)) {
         s->rc = tg_error_set(&s->err, TG_ENOMEM, NULL, 0, "out of memory");
         s->finished = 1;
     }
