@@ -32,7 +32,7 @@ bench-commprof: bench/pingpong libcommprof/libcommprof.la
 # and Scotch on six cases (bench/README.md); bench/mapper.sh also checks
 # that `greedymap eval` agrees with the bench's rows.
 noinst_PROGRAMS += bench/mapper
-bench_mapper_SOURCES = bench/mapper.c
+bench_mapper_SOURCES = bench/mapper.c bench/bound.c bench/bound.h
 bench_mapper_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/greedymap \
 	-DREFMAP_SCRIPT='"$(abs_top_srcdir)/bench/refmap.py"' \
 	-DBENCH_DATA='"$(abs_top_srcdir)/bench/data"'
@@ -43,6 +43,15 @@ bench_mapper_LDADD += $(SCOTCH_LIBS) -lz -lpthread
 endif
 EXTRA_DIST += bench/mapper.sh bench/refmap.py bench/data/README.md \
 	bench/data/lammps-peptide-32.tg.json bench/data/hpcc-32.tg.json
+
+# bench/bound.c (the lower bounds beside bench/mapper's rows) against brute
+# force.
+check_PROGRAMS += tests/test_bound
+tests_test_bound_SOURCES = tests/test_bound.c bench/bound.c bench/bound.h
+tests_test_bound_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bench
+tests_test_bound_CFLAGS = $(TG_TEST_CFLAGS)
+tests_test_bound_LDADD = $(TG_TEST_LDADD)
+TESTS += tests/test_bound
 
 .PHONY: bench-mapper
 bench: bench-mapper

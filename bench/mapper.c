@@ -54,11 +54,15 @@
 #include <scotch.h>
 #endif
 
+#include "bound.h"
 #include "greedymap.h"
 #include "taskgraph.h"
 
 #define BYTES 1000          /* weight of every generated edge */
 #define REPEAT_BELOW 1.0    /* rows faster than this (s) run --repeat times */
+#define QBOX_ROWS 64        /* the Qbox-like grid: rows x columns */
+#define QBOX_COLS 128
+#define PARTITION_LIMIT 500000000L /* bound_partition's search nodes */
 #define FT_LEAVES 32        /* the fat-tree (default): leaf switches, */
 #define FT_PER_LEAF 32      /* nodes under each leaf, */
 #define FT_SPINES 32        /* spine switches, each above every leaf */
@@ -225,7 +229,7 @@ static int make_graph(const mcase *c, tg_graph **out, char *what, size_t size,
                       tg_error *err)
 {
     tg_stencil_options st = {.bytes = BYTES};
-    tg_qbox_options qb = {.rows = 64, .cols = 128, .p2p_bytes = BYTES,
+    tg_qbox_options qb = {.rows = QBOX_ROWS, .cols = QBOX_COLS, .p2p_bytes = BYTES,
                           .alltoall_bytes = BYTES};
     tg_rgg_options rg = {.n = 32768, .radius = 0.01, .seed = 1,
                          .bytes = BYTES};
@@ -794,6 +798,101 @@ static void print_summary(const row *rows, const gm_config *cfg, int ncfg,
                    rows[i].met.hop_bytes_avg);
 }
 
+/* A lower bound on the case's average hop-bytes (bench/bound.h), written
+ * with how it was found into `how`; 0 when none is known.  Hops on the
+ * generated fat-tree: 2 between two nodes under one leaf, 4 across leaves;
+ * a hop-bytes total counts every edge from both ends. */
+static double case_bound(const mcase *c, const tg_graph *g,
+                         const gm_machine *m, char *how, size_t size)
+{
+    tg_error err;
+    int sizes[GM_MAX_DIMS], wrap[GM_MAX_DIMS];
+    int nd = gm_network_shape(gm_machine_network(m), sizes, wrap);
+    int even = nd > 0, cube = nd > 0;
+    for (int d = 0; d < nd; d++) {
+        even &= sizes[d] % 2 == 0;
+        cube &= sizes[d] == 2;
+    }
+    if (c->kind == G_STENCIL27 && !c->network) {
+        /* nodes alone: a node of `slots` tasks keeps at most M edges */
+        long most = bound_king_edges(c->slots);
+        double cut = (double)g->nedges - (double)g->n / c->slots * most;
+        snprintf(how, size, "nodes alone: %d points of the stencil have at "
+                 "most %ld edges among them (all plane partitions of %d); "
+                 "leaves not counted", c->slots, most, c->slots);
+        return most < 0 || cut < 0 ? 0 : 2.0 * BYTES * 2 * cut / g->n;
+    }
+    if ((c->kind == G_QBOX || c->kind == G_QBOX_W) && even) {
+        /* the columns' Alltoall cliques alone, on a bipartite torus */
+        uint64_t w = tg_graph_weight(g, 0, QBOX_COLS); /* rows 0 and 1 */
+        long hops = bound_clique_hops(QBOX_ROWS, c->slots);
+        snprintf(how, size, "the column cliques alone: %d tasks at most %d "
+                 "to a node are at least %ld hops apart in all, the torus "
+                 "being bipartite", QBOX_ROWS, c->slots, hops);
+        return 2.0 * (double)w * hops * QBOX_COLS / g->n;
+    }
+    if (c->kind != G_FILE || g->n > BOUND_PARTITION_MAX)
+        return 0;
+    uint64_t node_cut, leaf_cut;
+    int exact_node, exact_leaf;
+    int per_leaf, leaves, spines;
+    fattree_of(c, &leaves, &per_leaf, &spines);
+    if (!c->network) {
+        /* each level's least cut, found by itself */
+        if (bound_partition(g, c->slots, PARTITION_LIMIT, &node_cut,
+                            &exact_node, &err) ||
+            bound_partition(g, c->slots * per_leaf, PARTITION_LIMIT,
+                            &leaf_cut, &exact_leaf, &err))
+            return 0;
+        snprintf(how, size, "2 hops x the least cut into nodes of %d (%s) + "
+                 "2 x the least into leaves of %d (%s)", c->slots,
+                 exact_node ? "exact" : "search stopped",
+                 c->slots * per_leaf, exact_leaf ? "exact" : "search stopped");
+        return 2.0 * (2.0 * (double)node_cut + 2.0 * (double)leaf_cut) / g->n;
+    }
+    if (cube && nd > 0 && g->n % 2 == 0) {
+        /* a hypercube's hops are the dimensions crossed; each dimension
+         * halves the tasks */
+        if (bound_partition(g, g->n / 2, PARTITION_LIMIT, &node_cut,
+                            &exact_node, &err))
+            return 0;
+        snprintf(how, size, "%d dimensions x the least bisection (%s)", nd,
+                 exact_node ? "exact" : "search stopped");
+        return 2.0 * nd * (double)node_cut / g->n;
+    }
+    return 0;
+}
+
+static void print_bound(const mcase *c, const tg_graph *g,
+                        const gm_machine *m, const row *rows, int ntopomap,
+                        const row *scotch)
+{
+    char how[512] = "";
+    stamp t0 = stamp_now();
+    double bound = case_bound(c, g, m, how, sizeof how);
+    if (bound <= 0)
+        return;
+    stamp t1 = stamp_now();
+    fprintf(stderr, "mapper: %s: lower bound %.3f s\n", c->name,
+            t1.wall - t0.wall);
+    double best = 0;
+    for (int i = 0; i < ntopomap; i++)
+        if (rows[i].ok && (best == 0 || rows[i].met.hop_bytes_avg < best))
+            best = rows[i].met.hop_bytes_avg;
+    printf("  lower bound on avg hop-bytes: %.2f, found in %.1f s of CPU\n"
+           "    (%s)\n", bound, t1.cpu - t0.cpu, how);
+    if (best > 0)
+        printf("    best of topomap %.4f x the bound", best / bound);
+    if (scotch->ok) {
+        double s = scotch->met.hop_bytes_avg;
+        printf(", Scotch %.4f x; 0.9 x Scotch = %.2f, %s", s / bound,
+               0.9 * s, 0.9 * s < bound ? "below the bound: no mapping "
+                                          "reaches it"
+                                        : "not below the bound");
+    }
+    printf("\n");
+}
+
 /* ------------------------------------------------------------------- cases */
 
 typedef struct bench {
@@ -1103,6 +1202,7 @@ static int run_case(bench *b, const mcase *c)
     printf("\n");
     if (ncfg)
         print_summary(rows, cfg, ncfg, block, scotch);
+    print_bound(c, g, m, rows, (int)(scotch - rows), scotch);
     fflush(stdout);
     if (b->index)
         rc = keep_case(b, c, spec, g, rows, nrows,
@@ -1125,7 +1225,9 @@ static const char usage[] =
     "\n"
     "Map synthetic and recorded task graphs with every GreedyMap\n"
     "configuration, every baseline and Scotch, evaluate each mapping with\n"
-    "gm_evaluate and print one table per case.\n"
+    "gm_evaluate and print one table per case, with a lower bound on the\n"
+    "average hop-bytes where one is known (bench/bound.c: the stencil and\n"
+    "Qbox cases, and the recorded graphs by an exact search of a minute).\n"
     "\n"
     "  --case NAME   run this case only (repeatable); cases: milc,\n"
     "                stencil-fattree, qbox-sum, qbox-wsum, rgg-dragonfly,\n"
