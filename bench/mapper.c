@@ -807,6 +807,9 @@ static double case_bound(const mcase *c, const tg_graph *g,
 {
     tg_error err;
     int sizes[GM_MAX_DIMS], wrap[GM_MAX_DIMS];
+    /* every bound below assumes every node full */
+    if ((int64_t)gm_machine_nodes(m) * c->slots != g->n)
+        return 0;
     int nd = gm_network_shape(gm_machine_network(m), sizes, wrap);
     int even = nd > 0, cube = nd > 0;
     for (int d = 0; d < nd; d++) {
@@ -814,13 +817,19 @@ static double case_bound(const mcase *c, const tg_graph *g,
         cube &= sizes[d] == 2;
     }
     if (c->kind == G_STENCIL27 && !c->network) {
-        /* nodes alone: a node of `slots` tasks keeps at most M edges */
+        /* nodes alone: a node of `slots` tasks keeps at most M edges,
+         * every edge weighing the same */
         long most = bound_king_edges(c->slots);
         double cut = (double)g->nedges - (double)g->n / c->slots * most;
+        for (int64_t e = 0; e < g->xadj[g->n]; e++)
+            if (g->adjwgt[e] != g->adjwgt[0])
+                return 0;
         snprintf(how, size, "nodes alone: %d points of the stencil have at "
                  "most %ld edges among them (all plane partitions of %d); "
                  "leaves not counted", c->slots, most, c->slots);
-        return most < 0 || cut < 0 ? 0 : 2.0 * BYTES * 2 * cut / g->n;
+        return most < 0 || cut < 0 || !g->nedges
+                   ? 0
+                   : 2.0 * (double)g->adjwgt[0] * 2 * cut / g->n;
     }
     if ((c->kind == G_QBOX || c->kind == G_QBOX_W) && even) {
         /* the columns' Alltoall cliques alone, on a bipartite torus */

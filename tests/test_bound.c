@@ -145,8 +145,83 @@ START_TEST(king_edges_brute_force)
 }
 END_TEST
 
+/* Edges among n points (x, y, z) of the 27-point stencil. */
+static long stencil_edges(const int (*p)[3], int n)
+{
+    long e = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            e += abs(p[a][0] - p[b][0]) <= 1 && abs(p[a][1] - p[b][1]) <= 1 &&
+                 abs(p[a][2] - p[b][2]) <= 1;
+    return e;
+}
+
+/* No box of up to 20 points, and no set a random climb finds, keeps more
+ * edges than bound_king_edges says; the 4x4x4 cube without the points on
+ * its edges keeps 208. */
+START_TEST(king_edges_never_beaten)
+{
+    int p[64][3], n;
+    long most[21];
+    for (int k = 1; k <= 20; k++)
+        most[k] = bound_king_edges(k);
+    for (int a = 1; a <= 20; a++)
+        for (int b = a; a * b <= 20; b++)
+            for (int c = b; a * b * c <= 20; c++) {
+                n = 0;
+                for (int x = 0; x < a; x++)
+                    for (int y = 0; y < b; y++)
+                        for (int z = 0; z < c; z++)
+                            p[n][0] = x, p[n][1] = y, p[n][2] = z, n++;
+                ck_assert(stencil_edges((const int(*)[3])p, n) <= most[n]);
+            }
+    n = 0;
+    for (int x = 0; x < 4; x++)
+        for (int y = 0; y < 4; y++)
+            for (int z = 0; z < 4; z++)
+                if ((x % 3 == 0) + (y % 3 == 0) + (z % 3 == 0) < 2)
+                    p[n][0] = x, p[n][1] = y, p[n][2] = z, n++;
+    ck_assert_int_eq(n, 32);
+    ck_assert_int_eq(stencil_edges((const int(*)[3])p, n), 208);
+    /* hill climbs in a 5x5x5 box: move one point to a free place while
+     * the edges do not fall */
+    srand(3);
+    for (int k = 9; k <= 20; k++) {
+        for (int run = 0; run < 4; run++) {
+            int used[125] = {0};
+            for (n = 0; n < k;) {
+                int c = rand() % 125;
+                if (!used[c]) {
+                    used[c] = 1;
+                    p[n][0] = c % 5, p[n][1] = c / 5 % 5, p[n][2] = c / 25;
+                    n++;
+                }
+            }
+            long e = stencil_edges((const int(*)[3])p, k);
+            for (int step = 0; step < 4000; step++) {
+                int i = rand() % k, c = rand() % 125;
+                if (used[c])
+                    continue;
+                int old[3] = {p[i][0], p[i][1], p[i][2]};
+                p[i][0] = c % 5, p[i][1] = c / 5 % 5, p[i][2] = c / 25;
+                long e2 = stencil_edges((const int(*)[3])p, k);
+                if (e2 >= e) {
+                    used[old[0] + 5 * old[1] + 25 * old[2]] = 0;
+                    used[c] = 1;
+                    e = e2;
+                } else {
+                    p[i][0] = old[0], p[i][1] = old[1], p[i][2] = old[2];
+                }
+            }
+            ck_assert_msg(e <= most[k], "k %d: a climb found %ld > %ld", k,
+                          e, most[k]);
+        }
+    }
+}
+END_TEST
+
 /* 32 points: the node of bench/mapper's stencil-fattree (a 2x4x4 box has
- * 184 edges; 208 is a 2x2x4 core with a 2x2x2 block on each side). */
+ * 184 edges; 208 is a 4x4x4 cube without the points on its edges). */
 START_TEST(king_edges_32)
 {
     ck_assert_int_eq(bound_king_edges(32), 208);
@@ -212,6 +287,7 @@ static Suite *suite(void)
     tcase_add_test(tc, partition_brute_force);
     tcase_add_test(tc, partition_by_hand);
     tcase_add_test(tc, king_edges_brute_force);
+    tcase_add_test(tc, king_edges_never_beaten);
     tcase_add_test(tc, king_edges_32);
     tcase_add_test(tc, clique_hops_brute_force);
     suite_add_tcase(s, tc);
