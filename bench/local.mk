@@ -44,6 +44,10 @@ endif
 EXTRA_DIST += bench/mapper.sh bench/refmap.py bench/data/README.md \
 	bench/data/lammps-peptide-32.tg.json bench/data/hpcc-32.tg.json
 
+# The node shapes of stencil-fattree behind bench/README.md's "Lower
+# bounds" (a script: python3 bench/stencil_shapes.py).
+EXTRA_DIST += bench/stencil_shapes.py
+
 # bench/bound.c (the lower bounds beside bench/mapper's rows) against brute
 # force.
 check_PROGRAMS += tests/test_bound
