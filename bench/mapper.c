@@ -229,8 +229,8 @@ static int make_graph(const mcase *c, tg_graph **out, char *what, size_t size,
                       tg_error *err)
 {
     tg_stencil_options st = {.bytes = BYTES};
-    tg_qbox_options qb = {.rows = QBOX_ROWS, .cols = QBOX_COLS, .p2p_bytes = BYTES,
-                          .alltoall_bytes = BYTES};
+    tg_qbox_options qb = {.rows = QBOX_ROWS, .cols = QBOX_COLS,
+                          .p2p_bytes = BYTES, .alltoall_bytes = BYTES};
     tg_rgg_options rg = {.n = 32768, .radius = 0.01, .seed = 1,
                          .bytes = BYTES};
     switch (c->kind) {
@@ -851,20 +851,26 @@ static double case_bound(const mcase *c, const tg_graph *g,
         if (bound_partition(g, c->slots, PARTITION_LIMIT, &node_cut,
                             &exact_node, &err) ||
             bound_partition(g, c->slots * per_leaf, PARTITION_LIMIT,
-                            &leaf_cut, &exact_leaf, &err))
+                            &leaf_cut, &exact_leaf, &err)) {
+            fprintf(stderr, "mapper: %s: no lower bound: %s\n", c->name,
+                    err.text);
             return 0;
+        }
         snprintf(how, size, "2 hops x the least cut into nodes of %d (%s) + "
                  "2 x the least into leaves of %d (%s)", c->slots,
                  exact_node ? "exact" : "search stopped",
                  c->slots * per_leaf, exact_leaf ? "exact" : "search stopped");
         return 2.0 * (2.0 * (double)node_cut + 2.0 * (double)leaf_cut) / g->n;
     }
-    if (cube && nd > 0 && g->n % 2 == 0) {
+    if (cube && g->n % 2 == 0) {
         /* a hypercube's hops are the dimensions crossed; each dimension
          * halves the tasks */
         if (bound_partition(g, g->n / 2, PARTITION_LIMIT, &node_cut,
-                            &exact_node, &err))
+                            &exact_node, &err)) {
+            fprintf(stderr, "mapper: %s: no lower bound: %s\n", c->name,
+                    err.text);
             return 0;
+        }
         snprintf(how, size, "%d dimensions x the least bisection (%s)", nd,
                  exact_node ? "exact" : "search stopped");
         return 2.0 * nd * (double)node_cut / g->n;
