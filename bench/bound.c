@@ -2,7 +2,6 @@
 #include "bound.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 /* ------------------------------------------------- equal-size partitions */
 

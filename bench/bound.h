@@ -25,13 +25,13 @@ int bound_partition(const tg_graph *g, int size, long limit, uint64_t *cut,
  * Chebyshev distance 1 are joined (the 27-point stencil), 1 <= k <= 40;
  * -1 outside that range.  Exact: every set can be made centred in each
  * axis without losing an edge, and the centred sets of k points are the
- * plane partitions of k, all enumerated (k = 32: 12.7 million, seconds). */
+ * plane partitions of k, all enumerated (k = 32: 12.7 million, 0.6 s). */
 long bound_king_edges(int k);
 
 /* The least sum of hops over the pairs of a clique of c tasks (c >= 1)
  * placed at most `cap` to a node, on a network whose distinct nodes are at
  * least 1 hop apart and whose 1-hop pairs join two sides (bipartite: a
- * torus or mesh with even sides).  Pairs on different nodes cost at least
+ * mesh, or a torus with even sides).  Pairs on different nodes cost at least
  * 2 hops each except the 1-hop ones, at most floor(c/2) ceil(c/2) of them. */
 long bound_clique_hops(int c, int cap);
 
