@@ -24,6 +24,9 @@ static int *translate(MPI_Group group, int *size)
         for (int i = 0; i < *size; i++)
             ranks[i] = i;
         PMPI_Group_translate_ranks(group, *size, ranks, world, out);
+        for (int i = 0; i < *size; i++) /* another job's process */
+            if (out[i] == MPI_UNDEFINED || out[i] < 0)
+                out[i] = -1;
     } else {
         free(out);
         out = NULL;
@@ -60,6 +63,8 @@ static cp_comm *intern(int *members, int size, int *remote, int remote_size)
     c->remote_size = remote_size;
     c->remote = remote;
     c->phase[0] = c->coll;
+    for (int i = 0; i < size + remote_size; i++)
+        c->outside |= (i < size ? members[i] : remote[i - size]) < 0;
     c->is_world = size == cp.world_size && !remote_size;
     for (int i = 0; c->is_world && i < size; i++)
         c->is_world = members[i] == i;

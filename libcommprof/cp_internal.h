@@ -180,6 +180,10 @@ typedef struct cp_comm {
     int remote_size; /* remote group of an intercommunicator, else 0 */
     int *remote;
     int is_world;    /* members[i] == i */
+    /* A member has no rank in this MPI_COMM_WORLD (a spawned or connected
+     * job's): the communicator is left out of the profile, since its peers
+     * are not tasks of this job (its time is in the type totals). */
+    int outside;
     cp_coll coll[CP_NTYPES]; /* the first phase's records */
     /* The records of each phase (index into cp.phases): phase[0] is coll,
      * the others are allocated when a collective first runs on the
@@ -268,6 +272,9 @@ typedef struct cp_state {
     int threaded;    /* MPI provides MPI_THREAD_MULTIPLE: atomic counters */
     int tsc;         /* cp_now reads the TSC (see the clock) */
     int world_rank, world_size;
+    /* Where the profile goes (cp_start): COMMPROF_OUT, for a spawned world
+     * with its own suffix; NULL when memory was short. */
+    char *out;
     /* The CUDA driver, when the application has loaded it (cuda.c):
      * send buffers are classified while `cuda` is set; until then the
      * wrappers look for the driver again once cuda_look_at has passed. */
@@ -417,6 +424,9 @@ uint64_t cp_bytes(MPI_Count count, MPI_Datatype dt);
 /* The same for every member of comm's peer group (the remote group of an
  * intercommunicator). */
 uint64_t cp_nbytes(MPI_Comm comm, MPI_Count count, MPI_Datatype dt);
+/* The same for every member of comm's own (local) group:
+ * MPI_Reduce_scatter_block's send buffer, on an intercommunicator too. */
+uint64_t cp_nbytes_local(MPI_Comm comm, MPI_Count count, MPI_Datatype dt);
 
 /* An array of counts, int (the classic calls) or MPI_Count (their
  * large-count _c variants, MPI-4), or none; CP_COUNTS(p) makes one from
@@ -551,6 +561,14 @@ void cp_coll_wait(cp_comm *rec, cp_type t, int64_t ticks);
 void cp_coll_peers(cp_coll *into, MPI_Comm comm, cp_type t, cp_counts counts,
                    const MPI_Datatype *types, MPI_Datatype type, int64_t ticks,
                    const void *buf);
+/* MPI_Reduce_scatter: as cp_coll_peers on an intracommunicator.  On an
+ * intercommunicator counts has one entry per member of the local group
+ * (how the remote group's result is scattered here), so the send buffer
+ * is their sum and which remote member gets which part is not known: the
+ * bytes only, no peers. */
+void cp_coll_reduce_scatter(cp_coll *into, MPI_Comm comm, cp_type t,
+                            cp_counts counts, MPI_Datatype type,
+                            int64_t ticks, const void *buf);
 /* A rooted collective whose root sends (Bcast, Scatter, Scatterv): at the
  * root (MPI_ROOT included), `count` elements of `type` (counts[i] when
  * counts are given) to every other member, and as its bytes its send

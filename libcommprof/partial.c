@@ -37,8 +37,9 @@
  * libcommprof writes nothing on that signal (the application's choice is
  * respected, not undone).  Once our handler has run, the previous
  * disposition stays: an application whose handler survives the signal
- * (a handler that recovers) has its partial file removed at MPI_Finalize,
- * which writes the whole profile.  A fault inside the writer itself (a
+ * (a handler that recovers) has its partial file rewritten by a later end
+ * (MPI_Abort, exit, SIGTERM, a checkpoint), with the counters of then, or
+ * removed at MPI_Finalize, which writes the whole profile.  A fault inside the writer itself (a
  * heap the crash corrupted) is blocked during the handler, so the kernel
  * ends the process with the default action of that signal.
  *
@@ -107,11 +108,12 @@ static void sleep_ms(long ms)
 }
 
 /* Write the partial file once.  wait_ms: how long to wait, when another
- * write is in progress, for it to finish (-1: as long as it takes). */
-static void partial_write(long wait_ms)
+ * write is in progress, for it to finish (-1: as long as it takes).
+ * Returns whether this call wrote it. */
+static int partial_write(long wait_ms)
 {
     if (!path || !cp.initialized || cp.finalized || getpid() != owner)
-        return;
+        return 0;
     if (__atomic_exchange_n(&started, 1, __ATOMIC_SEQ_CST)) {
         /* Another thread is writing it (this one was interrupted by a
          * signal, or raced it to MPI_Abort): wait until it is whole. */
@@ -119,7 +121,7 @@ static void partial_write(long wait_ms)
                           (wait_ms < 0 || ms < wait_ms);
              ms++)
             sleep_ms(1);
-        return;
+        return 0;
     }
     /* No handler of ours may cut this thread's write short. */
     sigset_t block, saved;
@@ -137,6 +139,7 @@ static void partial_write(long wait_ms)
         __atomic_store_n(&written, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&finished, 1, __ATOMIC_RELEASE);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    return 1;
 }
 
 void cp_partial_write(void)
@@ -164,7 +167,13 @@ static void on_fatal(int sig, siginfo_t *info, void *ctx)
 {
     (void)ctx;
     int saved_errno = errno;
-    partial_write(FATAL_WAIT_MS);
+    /* An application's handler may survive the signal: a later end
+     * (MPI_Abort, exit, SIGTERM, a checkpoint) then writes the file again,
+     * with the counters of then, instead of leaving those of the fault. */
+    if (partial_write(FATAL_WAIT_MS)) {
+        __atomic_store_n(&finished, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&started, 0, __ATOMIC_SEQ_CST);
+    }
     for (size_t i = 0; i < NFATAL; i++)
         if (fatal[i] == sig) {
             sigaction(sig, &old_fatal[i], NULL);
@@ -316,9 +325,9 @@ static void fatal_setup(void)
 
 void cp_partial_setup(void)
 {
-    const char *out = getenv("COMMPROF_OUT");
-    if (!out || !*out)
-        out = "commprof.json";
+    const char *out = cp.out;
+    if (!out)
+        return;
     size_t len = strlen(out) + 32, tlen = len + 32;
     path = malloc(len);
     tmp = malloc(tlen);

@@ -34,6 +34,8 @@
 #define WCOLL(NAME, INAME, ...) REF(NAME) REF(INAME) INIT(NAME##_init)
 #endif
 #define WMC WC
+#define WI W
+#define WIC WC
 
 int main(void)
 {

@@ -112,6 +112,35 @@ static void enter(int i)
     __atomic_store_n(&cp.phase, i, __ATOMIC_RELEASE);
 }
 
+/* Where the profile goes: COMMPROF_OUT, else commprof.json.  A world
+ * that MPI_Comm_spawn started is a job of its own, writing while its
+ * parents run: its files get ".spawn-HOST-PID" (its rank 0's host and
+ * process), so that neither job's profile overwrites the other's. */
+static char *out_path(void)
+{
+    const char *out = getenv("COMMPROF_OUT");
+    if (!out || !*out)
+        out = "commprof.json";
+    MPI_Comm parent = MPI_COMM_NULL;
+    PMPI_Comm_get_parent(&parent);
+    char tag[96] = "";
+    if (parent != MPI_COMM_NULL) {
+        if (cp.world_rank == 0) {
+            char host[64] = "host";
+            gethostname(host, sizeof host);
+            host[sizeof host - 1] = '\0';
+            snprintf(tag, sizeof tag, ".spawn-%s-%ld", host, (long)getpid());
+        }
+        PMPI_Bcast(tag, (int)sizeof tag, MPI_CHAR, 0, MPI_COMM_WORLD);
+        tag[sizeof tag - 1] = '\0';
+    }
+    size_t len = strlen(out) + strlen(tag) + 1;
+    char *path = malloc(len);
+    if (path)
+        snprintf(path, len, "%s%s", out, tag);
+    return path;
+}
+
 void cp_start(void)
 {
     if (cp.initialized)
@@ -146,6 +175,7 @@ void cp_start(void)
     cp_cuda_look(cp.t_init);
     if (cp.cuda)
         cp_cuda_facts(1);
+    cp.out = out_path();
     cp.initialized = 1;
     cp_partial_setup();
     cp.recording = env_flag("COMMPROF_START", 1);
@@ -296,6 +326,13 @@ uint64_t cp_nbytes(MPI_Comm comm, MPI_Count count, MPI_Datatype dt)
     return (uint64_t)peer_count(comm) * cp_bytes(count, dt);
 }
 
+uint64_t cp_nbytes_local(MPI_Comm comm, MPI_Count count, MPI_Datatype dt)
+{
+    cp_comm *c = comm == MPI_COMM_WORLD ? NULL : cp_comm_get(comm);
+    int n = comm == MPI_COMM_WORLD ? cp.world_size : c ? c->size : 0;
+    return (uint64_t)n * cp_bytes(count, dt);
+}
+
 int cp_comm_rank(MPI_Comm comm)
 {
     int r = -1;
@@ -407,6 +444,24 @@ void cp_coll_peers(cp_coll *into, MPI_Comm comm, cp_type t, cp_counts counts,
         cp_add(&peers[i], b);
         sum += b;
     }
+    add_call(into, k, sum, ticks, buf);
+}
+
+void cp_coll_reduce_scatter(cp_coll *into, MPI_Comm comm, cp_type t,
+                            cp_counts counts, MPI_Datatype type,
+                            int64_t ticks, const void *buf)
+{
+    cp_comm *c = cp_comm_get(comm);
+    if (!c || !c->remote_size) {
+        cp_coll_peers(into, comm, t, counts, NULL, type, ticks, buf);
+        return;
+    }
+    cp_coll *k = rec_of(into, c, t);
+    if (!k)
+        return;
+    uint64_t sum = 0;
+    for (int i = 0; i < c->size; i++)
+        sum += cp_bytes(cp_count(counts, i), type);
     add_call(into, k, sum, ticks, buf);
 }
 

@@ -6,9 +6,15 @@
 
 #include "cp_internal.h"
 
-/* The words the AFTER column of wrappers.def is written in. */
+/* The words the AFTER column of wrappers.def is written in.  None counts
+ * a call that failed (under MPI_ERRORS_RETURN): nothing was sent. */
+#define IF_OK(call)                                                          \
+    do {                                                                     \
+        if (rc == MPI_SUCCESS)                                               \
+            call;                                                            \
+    } while (0)
 #define SEND(comm, dest, count, type, buf)                                   \
-    cp_sent(comm, dest, count, type, buf)
+    IF_OK(cp_sent(comm, dest, count, type, buf))
 #define RECV(comm, st)                                                       \
     do {                                                                     \
         if (rc == MPI_SUCCESS)                                               \
@@ -57,18 +63,22 @@
  * record; a persistent collective's own, PINIT) and keep their buffer in
  * buf_ for PCOLL. */
 #define COLL(T, comm, bytes, buf)                                            \
-    cp_coll_add(into_, comm, T, bytes, ticks, buf_ = (buf))
+    IF_OK(cp_coll_add(into_, comm, T, bytes, ticks, buf_ = (buf)))
 #define PEERS(T, comm, counts, types, type, buf)                             \
-    cp_coll_peers(into_, comm, T, CP_COUNTS(counts), types, type, ticks,     \
-                  buf_ = (buf))
+    IF_OK(cp_coll_peers(into_, comm, T, CP_COUNTS(counts), types, type,      \
+                        ticks, buf_ = (buf)))
+#define RSCATTER(T, comm, counts, type, buf)                                 \
+    IF_OK(cp_coll_reduce_scatter(into_, comm, T, CP_COUNTS(counts), type,    \
+                                 ticks, buf_ = (buf)))
 #define FROM_ROOT(T, comm, root, counts, count, type, one_block, buf)        \
-    cp_coll_from_root(into_, comm, T, root, CP_COUNTS(counts), count, type,  \
-                      one_block, ticks, buf_ = (buf))
+    IF_OK(cp_coll_from_root(into_, comm, T, root, CP_COUNTS(counts), count,  \
+                            type, one_block, ticks, buf_ = (buf)))
 #define TO_ROOT(T, comm, root, count, type, buf)                             \
-    cp_coll_to_root(into_, comm, T, root, count, type, ticks, buf_ = (buf))
+    IF_OK(cp_coll_to_root(into_, comm, T, root, count, type, ticks,          \
+                          buf_ = (buf)))
 #define NEIGHBORS(T, comm, counts, count, types, type, one_block, buf)       \
-    cp_coll_neighbors(into_, comm, T, CP_COUNTS(counts), count, types, type, \
-                      one_block, ticks, buf_ = (buf))
+    IF_OK(cp_coll_neighbors(into_, comm, T, CP_COUNTS(counts), count, types, \
+                            type, one_block, ticks, buf_ = (buf)))
 #define ICOLL(T) TRACK(.type = T, .rec = cp_comm_get(comm))
 /* A persistent collective: its init's time goes to the communicator's
  * record; its call, bytes and peers, recorded into pinit_, are counted
@@ -77,7 +87,8 @@
     do {                                                                     \
         cp_comm *rec_ = cp_comm_get(comm);                                   \
         if (rc == MPI_SUCCESS && *request != MPI_REQUEST_NULL) {             \
-            cp_coll_wait(rec_, T, ticks);                                    \
+            if (on_)                                                         \
+                cp_coll_wait(rec_, T, ticks);                                \
             cp_req_add(*request,                                             \
                        &(cp_req_info){.type = T, .rec = rec_,                \
                                       .persistent = CP_PERSIST_COLL,         \
@@ -89,7 +100,7 @@
     } while (0)
 #define IRMA() TRACK(.type = CP_RMA)
 #define RMA(win, target, count, type, buf)                                   \
-    cp_rma(win, target, cp_bytes(count, type), buf)
+    IF_OK(cp_rma(win, target, cp_bytes(count, type), buf))
 #define INPLACE(sendbuf, send_side, recv_side)                               \
     ((sendbuf) == MPI_IN_PLACE ? (recv_side) : (send_side))
 
@@ -107,8 +118,8 @@
     into_ = &pinit_
 
 /* A wrapper that runs when recording or when `busy` (something begun
- * while recording waits to be finished: a matched message); its time is
- * charged when recording. */
+ * while recording waits to be finished: a matched message; or always: a
+ * persistent init); its time is charged when recording. */
 #define WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, busy)                  \
     int MPI_##NAME PARAMS                                                    \
     {                                                                        \
@@ -135,7 +146,8 @@
 #define CP_LIST(...) __VA_ARGS__
 #define CP_APPEND(list, ...) (CP_LIST list, __VA_ARGS__)
 
-/* A collective's three calls: blocking, nonblocking, persistent. */
+/* A collective's three calls: blocking, nonblocking, persistent (run
+ * always, as WI). */
 #if CP_HAVE_COLL_INIT
 #define WRAP_INIT WRAP
 #else
@@ -147,7 +159,7 @@
          CP_APPEND(ARGS, request), , AFTER; ICOLL(TYPE), 0)                  \
     WRAP_INIT(INIT, TYPE,                                                    \
               CP_APPEND(PARAMS, MPI_Info info, MPI_Request *request),        \
-              CP_APPEND(ARGS, info, request), PINIT(), AFTER; PCOLL(TYPE), 0)
+              CP_APPEND(ARGS, info, request), PINIT(), AFTER; PCOLL(TYPE), 1)
 
 /* The classic calls (and the MPI-4 ones without a large count): int
  * counts and displacements. */
@@ -158,6 +170,9 @@
 #define WC W
 #define WMC(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                         \
     WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, !cp_msg_empty())
+#define WI(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                          \
+    WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, 1)
+#define WIC WI
 #define WCOLL(NAME, INAME, TYPE, PARAMS, ARGS, AFTER)                        \
     WRAP_COLL(NAME, INAME, NAME##_init, TYPE, PARAMS, ARGS, AFTER)
 #include "wrappers.def"
@@ -170,6 +185,8 @@
 #undef W
 #undef WC
 #undef WMC
+#undef WI
+#undef WIC
 #undef WCOLL
 #define CP_COUNT MPI_Count
 #define CP_DISPL MPI_Aint
@@ -178,6 +195,9 @@
     WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, 0)
 #define WMC(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                         \
     WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, !cp_msg_empty())
+#define WI(...)
+#define WIC(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                         \
+    WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, 1)
 #define WCOLL(NAME, INAME, TYPE, PARAMS, ARGS, AFTER)                        \
     WRAP_COLL(NAME##_c, INAME##_c, NAME##_init_c, TYPE, PARAMS, ARGS, AFTER)
 #include "wrappers.def"

@@ -693,10 +693,11 @@ static void pack(words *b)
     }
     uint64_t ncomms = 0;
     for (cp_comm *c = cp.comms; c; c = c->next)
-        ncomms++;
+        ncomms += !c->outside;
     word(b, ncomms);
     for (cp_comm *c = cp.comms; c; c = c->next)
-        pack_comm(b, c, ord, nph, r);
+        if (!c->outside)
+            pack_comm(b, c, ord, nph, r);
     uint64_t ncarts = 0;
     for (const cp_cart *c = cp.carts; c; c = c->next)
         ncarts++;
@@ -1032,9 +1033,9 @@ static int write_final(const uint64_t *all, const int *counts,
                        const int *displs, const char *hosts, const char *cpus,
                        const int *local, const int *levels_all)
 {
-    const char *path = getenv("COMMPROF_OUT");
-    if (!path || !*path)
-        path = "commprof.json";
+    const char *path = cp.out;
+    if (!path)
+        return -1;
     size_t len = strlen(path) + 32;
     char *tmp = malloc(len);
     int n = cp.world_size;
@@ -1212,7 +1213,7 @@ static void put_partial(out *o, const void *arg)
     for (const cp_comm *c = __atomic_load_n(&cp.comms, __ATOMIC_ACQUIRE); c;
          c = c->next) {
         int used = 0;
-        for (int t = 0; t < CP_NTYPES && !used; t++)
+        for (int t = 0; t < CP_NTYPES && !used && !c->outside; t++)
             used = coll_at(c, -1, t).calls != 0;
         if (!used)
             continue;

@@ -207,7 +207,8 @@ def check_fortran_calls(prof, stdout):
         # Gatherv 2, Igatherv 3 in place; Scatter 0, Iscatter 1 in place;
         # Scatterv 2, Iscatterv 3 in place.  A root's Bcast is one block; a
         # root's scatter buffer is 4 blocks, in place or not; an in-place
-        # gather root sends nothing.  Alltoall(v,w) and Reduce_scatter: 4 B
+        # gather root's is its own block (the receive count), as not in
+        # place, sent to no one.  Alltoall(v,w) and Reduce_scatter: 4 B
         # to each member per call.  Neighbourhoods: the ring's left and
         # right neighbours; Neighbor_allgather(v) counts one block, the
         # alltoalls a block per neighbour; Neighbor_alltoallw goes to
@@ -227,8 +228,8 @@ def check_fortran_calls(prof, stdout):
             "alltoallw": (2, 32, {i: 8 for i in range(n)}),
             "allgather": (2, 8, {}),
             "allgatherv": (2, 8, {}),
-            "gather": (2, 4 if r == 1 else 8, add_peers(to(0), to(1))),
-            "gatherv": (2, 4 if r == 3 else 8, add_peers(to(2), to(3))),
+            "gather": (2, 8, add_peers(to(0), to(1))),
+            "gatherv": (2, 8, add_peers(to(2), to(3))),
             "scatter": (2, 16 if r in (0, 1) else 0, add_peers(others(0), others(1))),
             "scatterv": (2, 16 if r in (2, 3) else 0, add_peers(others(2), others(3))),
             "reduce_scatter": (2, 32, {i: 8 for i in range(n)}),
@@ -435,17 +436,19 @@ def check_p2p(prof, stdout):
         expect(f"rank {r} rma", rk["rma"], [])
         # p2p calls per step: 1: Irecv Send Wait (3); 2: Isend Recv Wait (3);
         # 3: Bsend Recv (2); 4: Irecv Ibsend Waitall (3); 5-8: Irecv and the
-        # send (2 each, 8) + the polls; 9, 10: 1 each; 11: 8 inits, Startall,
-        # 4 Start, 8 Waitany, 2 Startall (23) + the Waitsome polls (the
+        # send (2 each, 8) + the polls; 9, 10: 1 each; 11: Startall, 4 Start,
+        # 8 Waitany, 2 Startall (15; the 8 inits are not recorded, made
+        # between MPI_Pcontrol(0) and (1)) + the Waitsome polls (the
         # Request_free are not timed); 12: Isend Mprobe Mrecv Wait (4);
         # 13: Isend Imrecv Waitall (3) + the Improbe polls; 14: Isend Probe
         # Recv Isend Recv Waitall (6) + the Iprobe polls; 15: Send, Isend,
         # Wait, Recv, Mprobe, Mrecv (6); 16: Irecv Send Wait (3); 17: Irecv
-        # Wait (2; MPI_Cancel is not timed).
-        # 3+3+2+3+8+1+1+23+4+3+6+6+3+2 = 68.  Barrier: steps 7, 8 and the
+        # Wait (2; MPI_Cancel is not timed); 18: the failed Send (1, timed,
+        # no bytes).
+        # 3+3+2+3+8+1+1+15+4+3+6+6+3+2+1 = 61.  Barrier: steps 7, 8 and the
         # two rounds of 11.
         calls = {t: v["calls"] for t, v in rk["types"].items()}
-        expect(f"rank {r} calls", calls, {"p2p": 68 + loops.get(r, 0), "barrier": 4})
+        expect(f"rank {r} calls", calls, {"p2p": 61 + loops.get(r, 0), "barrier": 4})
     expect_records(prof, {(tuple(range(n)), ()): {(m, "barrier"): (4, 0, {}) for m in range(n)}})
 
 
@@ -475,8 +478,9 @@ def coll_world(r, n):
     rec["alltoallw"] = (2, sum(aw.values()), aw)
     rec["allgather"] = (2, 12 + 8, {})  # 3 ints; 2 ints in place
     rec["allgatherv"] = (2, 4 * (r + 1) + 8, {})  # r+1 ints; 2 in place
-    # Gather 5 ints to 0; Igather 1 double to 1, in place at the root (0 B).
-    rec["gather"] = (2, 20 + (0 if r == 1 else 8),
+    # Gather 5 ints to 0; Igather 1 double to 1, in place at the root (its
+    # own block, the receive count: 8 B, as not in place).
+    rec["gather"] = (2, 20 + 8,
                      add_peers({0: 20} if r != 0 else {}, {1: 8} if r != 1 else {}))
     # Gatherv r+1 ints to 2; Igatherv 2 ints to 3.
     rec["gatherv"] = (2, 4 * (r + 1) + 8,
@@ -592,7 +596,8 @@ def check_intercomm(prof):
         expect(f"rank {r} received", rows(rk["received"]), {r ^ 1: (40, 1)})
         # p2p: Isend Recv Wait; bcast: Bcast, Ibcast and its Wait.
         calls = {t: v["calls"] for t, v in rk["types"].items()}
-        expect(f"rank {r} calls", calls, {"p2p": 3, "bcast": 3, "gather": 1, "allgather": 1})
+        expect(f"rank {r} calls", calls, {"p2p": 3, "bcast": 3, "gather": 1, "allgather": 1,
+                                         "reduce_scatter": 1, "reduce_scatter_block": 1})
     # Peers of an intercommunicator's records are remote-group ranks.
     # Bcast 24 B from world 0 (MPI_ROOT) to both odd ranks; Ibcast 12 B
     # from world 3 to both even ranks; the others (MPI_PROC_NULL or the
@@ -609,6 +614,14 @@ def check_intercomm(prof):
             (1, "bcast"): (2, 0, {}), (3, "bcast"): (2, 12, {0: 12, 1: 12}),
             (1, "gather"): (1, 0, {}), (3, "gather"): (1, 0, {}),
             (1, "allgather"): (1, 8, {}), (3, "allgather"): (1, 8, {})},
+        # Reduce_scatter(_block) between {0} and {1, 2, 3}: 6 ints (24 B)
+        # each, counted from the local group's counts; no peers.
+        ((0,), (1, 2, 3)): {
+            (0, "reduce_scatter"): (1, 24, {}),
+            (0, "reduce_scatter_block"): (1, 24, {})},
+        ((1, 2, 3), (0,)): {
+            (m, t): (1, 24, {}) for m in (1, 2, 3)
+            for t in ("reduce_scatter", "reduce_scatter_block")},
     }
     expect_records(prof, want)
 

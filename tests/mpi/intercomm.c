@@ -12,6 +12,9 @@
  *   Gather 4 ints from the even ranks to world rank 1; MPI_ROOT there
  *     passes a send count of 7 ints, which is not significant
  *   Allgather 2 ints from everyone to the remote group
+ *   Reduce_scatter and Reduce_scatter_block of 6 ints between {0} and
+ *     {1, 2, 3}: bytes, but no peers (which remote member gets which part
+ *     is not known to the sender)
  */
 #include <stddef.h>
 
@@ -47,6 +50,18 @@ int main(int argc, char **argv)
         MPI_Gather(a, 4, MPI_INT, NULL, 0, MPI_INT, 0, inter);
     MPI_Allgather(a, 2, MPI_INT, b, 2, MPI_INT, inter);
 
+    /* Groups of unequal sizes, {0} and {1, 2, 3}: recvcounts has an entry
+     * per member of the local group (6 ints at world 0, 1 + 2 + 3 at the
+     * others), which is each send buffer, as is _block's 6 x 1 and 2 x 3. */
+    MPI_Comm one, uneven;
+    MPI_Comm_split(MPI_COMM_WORLD, r > 0, r, &one);
+    MPI_Intercomm_create(one, 0, MPI_COMM_WORLD, r > 0 ? 0 : 1, 98, &uneven);
+    int counts[3] = {r > 0 ? 1 : 6, 2, 3};
+    MPI_Reduce_scatter(a, b, counts, MPI_INT, MPI_SUM, uneven);
+    MPI_Reduce_scatter_block(a, b, r > 0 ? 2 : 6, MPI_INT, MPI_SUM, uneven);
+
+    MPI_Comm_free(&uneven);
+    MPI_Comm_free(&one);
     MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
     MPI_Finalize();

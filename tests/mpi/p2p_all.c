@@ -16,7 +16,8 @@
  *   9 Sendrecv 90 B
  *  10 Sendrecv_replace 100 B
  *  11 Send_init 110 B, Bsend_init 120 B, Ssend_init 130 B, Rsend_init
- *     140 B and four Recv_init, each started twice: round 1 receives by
+ *     140 B and four Recv_init, made between MPI_Pcontrol(0) and
+ *     MPI_Pcontrol(1), each started twice: round 1 receives by
  *     Startall and sends by Start, completed by Waitany; round 2 both by
  *     Startall, completed by a Waitsome loop; a Barrier before each round's
  *     sends (for Rsend)
@@ -32,6 +33,8 @@
  *     Wait
  *  17 an Irecv that no message matches, cancelled, then Wait: nothing
  *     received
+ *  18 under MPI_ERRORS_RETURN, a Send with the invalid tag -5, which
+ *     fails: nothing sent
  *
  * The loops poll until their request completes; how often is not known in
  * advance, so each rank prints "rank R polls P" (P: the calls of all the
@@ -106,12 +109,16 @@ int main(int argc, char **argv)
     MPI_Sendrecv_replace(rbuf, 100, MPI_BYTE, next, 10, prev, 10, w, &st);
     /* 11: rq[0..3] receives, rq[4..7] sends */
     static char pin[4][140], pout[4][140];
+    /* Made while not recording, as an application that profiles only its
+     * main loop does: each start while recording still counts. */
+    MPI_Pcontrol(0);
     for (int i = 0; i < 4; i++)
         MPI_Recv_init(pin[i], 110 + 10 * i, MPI_BYTE, prev, 110 + i, w, &rq[i]);
     MPI_Send_init(pout[0], 110, MPI_BYTE, next, 110, w, &rq[4]);
     MPI_Bsend_init(pout[1], 120, MPI_BYTE, next, 111, w, &rq[5]);
     MPI_Ssend_init(pout[2], 130, MPI_BYTE, next, 112, w, &rq[6]);
     MPI_Rsend_init(pout[3], 140, MPI_BYTE, next, 113, w, &rq[7]);
+    MPI_Pcontrol(1);
     MPI_Startall(4, rq);
     MPI_Barrier(w);
     for (int i = 4; i < 8; i++)
@@ -178,6 +185,13 @@ int main(int argc, char **argv)
     MPI_Irecv(rbuf, 10, MPI_BYTE, prev, 18, w, &rq[0]);
     MPI_Cancel(&rq[0]);
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+    /* 18 */
+    MPI_Comm ret;
+    MPI_Comm_dup(w, &ret);
+    MPI_Comm_set_errhandler(ret, MPI_ERRORS_RETURN);
+    if (MPI_Send(sbuf, 190, MPI_BYTE, next, -5, ret) == MPI_SUCCESS)
+        printf("rank %d: a send with tag -5 worked\n", r);
+    MPI_Comm_free(&ret);
 
     MPI_Buffer_detach(&attached, &bsize);
     free(attached);
