@@ -276,7 +276,7 @@ int pm_parse(int argc, char **argv, pm_options *o)
         "the hostfile's binding placement (FILE.placement.json)"};
     for (int i = 0; i < PM_OUTS; i++) {
         for (int k = 0; k < i; k++)
-            if (outs[i] && outs[k] && !strcmp(outs[i], outs[k])) {
+            if (outs[i] && outs[k] && tg_out_same(outs[i], outs[k])) {
                 free(bind);
                 return cli_usage_error("%s and %s name the same file",
                                        names[k], names[i]);

@@ -1,10 +1,11 @@
 /* outputs.c: the files parmapper writes, all or none.
  *
- * Before the search every output is tried (a temporary is created beside
- * its destination and removed at once), so that a path that cannot be
- * written is reported before minutes of search, while a job killed during
- * the search leaves nothing behind.  At the end all are written as
- * temporaries and renamed into place together (tg_out_commit_all).
+ * Before the search every output is tried (tg_out_check: a temporary is
+ * created beside its destination and removed at once; a folder is
+ * refused), so that a path that cannot be written is reported before
+ * minutes of search, while a job killed during the search leaves nothing
+ * behind.  At the end all are written as temporaries and renamed into
+ * place together (tg_out_commit_all: all or none).
  *
  * Slurm.  The Slurm outputs keep the chosen nodes (SLURM_HOSTFILE with
  * --distribution=arbitrary: the node of each rank, in rank order) and the
@@ -48,11 +49,16 @@ static int open_all(const pm_options *o, const char *bind, pm_outputs *out)
 
 int pm_outputs_check(const pm_options *o)
 {
-    pm_outputs out;
     char *bind = pm_binding_path(o); /* written only when needed */
+    const char *paths[PM_OUTS] = {o->rankfile, o->slurm_hostfile, o->mapping,
+                                  o->report, o->placement, o->hydra_hostfile,
+                                  bind};
+    tg_error err;
+    int rc = 0;
     pm_files_lock();
-    int rc = open_all(o, bind, &out);
-    pm_outputs_abort(&out);
+    for (int i = 0; i < PM_OUTS && !rc; i++)
+        if (paths[i] && tg_out_check(paths[i], &err))
+            rc = cli_fail(&err);
     pm_files_unlock(0);
     free(bind);
     return rc;

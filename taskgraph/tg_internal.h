@@ -46,7 +46,11 @@ tg_asymmetry tg_graph_find_asymmetry(const tg_graph *g, int *a,
 /* --------------------------------------------------------- atomic output */
 
 /* A file being written: data goes to a temporary file in the destination's
- * folder, which tg_out_commit renames into place and tg_out_abort removes. */
+ * folder, which tg_out_commit renames into place and tg_out_abort removes.
+ * A symbolic link is written through (the file it names is replaced, the
+ * link stays); a destination that exists and is not a regular file (a
+ * pipe, a terminal, /dev/null) is written into directly, without a
+ * temporary; a folder is refused. */
 typedef struct tg_out {
     FILE *fp;
     char *path;
@@ -54,14 +58,21 @@ typedef struct tg_out {
 } tg_out;
 
 int tg_out_open(tg_out *o, const char *path, tg_error *err);
+/* Whether path can be written, checked now for an output written later:
+ * nothing is left behind, and a pipe is not opened (its reader would see
+ * the end of its input). */
+int tg_out_check(const char *path, tg_error *err);
+/* Whether two output paths name the same file (links followed, the file
+ * there or not). */
+int tg_out_same(const char *a, const char *b);
 /* Flush, check for write errors, fsync and rename.  On failure the
  * temporary file is removed and the destination is untouched. */
 int tg_out_commit(tg_out *o, tg_error *err);
 /* Commit n files together: every file is written out and synced before
  * any is renamed, so a write error (a full disk) leaves all destinations
- * untouched.  Only a failing rename, after the others, can leave some
- * files renamed; all remaining temporaries are removed.  On failure every
- * tg_out is finished (aborted or committed). */
+ * untouched, and when a rename fails the files renamed before it are put
+ * back as they were (where the file system has hard links).  Either way
+ * every tg_out is finished and no temporary remains. */
 int tg_out_commit_all(tg_out *o, int n, tg_error *err);
 void tg_out_abort(tg_out *o);
 

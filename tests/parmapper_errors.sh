@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # parmapper's bad inputs, under mpirun and alone: a graph with more tasks
 # than slots, fewer tasks than ranks, an unknown network, a time of 0 or below, an output that
-# cannot be written; and a job killed mid-search (no output option at all:
+# cannot be written (a missing folder, a folder as the file), two outputs
+# that are one file; and a job killed mid-search (no output option at all:
 # tests/parmapper_default.sh).  One message, a non-zero exit from
 # every rank, and nothing written.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
@@ -32,6 +33,15 @@ expect_fail 2 "--alpha wants" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 1
 expect_fail 2 "--select" "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --select best "${outs[@]}"
 expect_fail 1 "$work/nowhere/r.json: cannot create" \
   pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --first "${outs[@]}" --report "$work/nowhere/r.json"
+# An output that is a folder is refused before the search, and nothing
+# else is written; two spellings of one file are one file.
+mkdir "$work/out.d/adir"
+expect_fail 1 "$work/out.d/adir: cannot write: Is a directory" \
+  pm 2 "$work/g.tg.json" --nodes 4 --slots 16 --time 30 "${outs[@]}" --report "$work/out.d/adir"
+rmdir "$work/out.d/adir"
+expect_fail 2 "--rankfile and --report name the same file" \
+  "$PARMAPPER" "$work/g.tg.json" --nodes 4 --slots 16 --first --rankfile "$work/out.d/same" \
+  --report "$work/out.d/../out.d/same"
 # In the job's own machine, a graph with fewer tasks than ranks would
 # leave ranks out of the rankfile, which mpirun refuses.
 expect_ok "$TASKGRAPH" gen stencil --dims 3 -o "$work/g3.tg.json"

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "tg_internal.h"
@@ -522,6 +524,85 @@ START_TEST(failed_write_leaves_nothing)
 }
 END_TEST
 
+/* The first line of a file, or "" when it cannot be read. */
+static const char *first_line(const char *path)
+{
+    static char line[128];
+    line[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    if (fp) {
+        if (!fgets(line, sizeof line, fp))
+            line[0] = '\0';
+        fclose(fp);
+    }
+    return line;
+}
+
+static void put(tg_out *o, const char *path, const char *text)
+{
+    tg_error err;
+    ck_assert_int_eq(tg_out_open(o, path, &err), 0);
+    fputs(text, o->fp);
+}
+
+START_TEST(outputs_through_links_devices_all_or_none)
+{
+    tg_error err;
+    tg_out o[3];
+    struct stat st;
+    /* A device is written into, not replaced by a plain file. */
+    put(&o[0], "/dev/null", "nothing\n");
+    ck_assert_int_eq(tg_out_commit(&o[0], &err), 0);
+    ck_assert_int_eq(stat("/dev/null", &st), 0);
+    ck_assert(S_ISCHR(st.st_mode));
+
+    /* A link is written through and stays a link, dangling or not. */
+    char real[600], link_[600], dangling[600], created[600];
+    snprintf(real, sizeof real, "%s", tu_write("real.txt", "old\n"));
+    snprintf(link_, sizeof link_, "%s", tu_path("link.txt"));
+    snprintf(dangling, sizeof dangling, "%s", tu_path("dangling.txt"));
+    snprintf(created, sizeof created, "%s", tu_path("created.txt"));
+    ck_assert_int_eq(symlink("real.txt", link_), 0);
+    ck_assert_int_eq(symlink("created.txt", dangling), 0);
+    int before = tu_count_files();
+    put(&o[0], link_, "new\n");
+    ck_assert_int_eq(tg_out_commit(&o[0], &err), 0);
+    ck_assert_str_eq(first_line(real), "new\n");
+    ck_assert_int_eq(lstat(link_, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    put(&o[0], dangling, "made\n");
+    ck_assert_int_eq(tg_out_commit(&o[0], &err), 0);
+    ck_assert_str_eq(first_line(created), "made\n");
+    ck_assert_int_eq(tu_count_files(), before + 1);
+    ck_assert(tg_out_same(link_, real));
+    ck_assert(tg_out_same(dangling, created));
+    ck_assert(!tg_out_same(link_, created));
+
+    /* A folder is refused at once, by name. */
+    ck_assert_int_eq(tg_out_open(&o[0], tu_tmpdir(), &err), TG_EIO);
+    ck_assert_ptr_nonnull(strstr(err.text, "Is a directory"));
+    ck_assert_int_eq(tg_out_check(tu_tmpdir(), &err), TG_EIO);
+    ck_assert_int_eq(tg_out_check(created, &err), 0);
+    ck_assert_int_eq(tu_count_files(), before + 1);
+
+    /* All or none: the third rename fails (its destination became a
+     * folder after the check), so the first file is put back as it was
+     * and the second, new, is removed; no temporary remains. */
+    char third[600];
+    snprintf(third, sizeof third, "%s", tu_path("third"));
+    put(&o[0], real, "replaced\n");
+    put(&o[1], tu_path("second.txt"), "second\n");
+    put(&o[2], third, "third\n");
+    ck_assert_int_eq(mkdir(third, 0700), 0);
+    ck_assert_int_eq(tg_out_commit_all(o, 3, &err), TG_EIO);
+    ck_assert_ptr_nonnull(strstr(err.text, "cannot write"));
+    ck_assert_str_eq(first_line(real), "new\n");
+    ck_assert(!tu_exists(tu_path("second.txt")));
+    ck_assert_int_eq(tu_count_files(), before + 2); /* + the folder */
+    ck_assert_int_eq(rmdir(third), 0);
+}
+END_TEST
+
 START_TEST(error_format)
 {
     tg_error err;
@@ -585,6 +666,7 @@ static Suite *graph_suite(void)
     tcase_add_test(io, format_by_extension);
     tcase_add_test(io, unknown_extension_is_an_error);
     tcase_add_test(io, failed_write_leaves_nothing);
+    tcase_add_test(io, outputs_through_links_devices_all_or_none);
     suite_add_tcase(s, io);
     return s;
 }
