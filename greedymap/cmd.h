@@ -116,8 +116,11 @@ int cmd_graph(const cmd_args *a, const char *path, const gm_machine *m,
  * error). */
 int cmd_option_fail(const char *opt, const tg_error *err);
 
-/* The metrics of a mapping as an aligned table. */
-void cmd_print_metrics(FILE *fp, const gm_machine *m, const gm_metrics *r);
+/* Every metric of a mapping as an aligned table: gm_evaluate's, then the
+ * bytes of every level and J (gm_evaluate_levels); what eval prints and
+ * map and baseline print with -v. */
+void cmd_print_metrics(FILE *fp, const gm_machine *m, const gm_metrics *r,
+                       const gm_level_metrics *lm);
 
 int cmd_map(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);

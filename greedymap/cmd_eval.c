@@ -31,35 +31,29 @@ static const char eval_help[] =
     "  --json               one JSON object instead of the table\n"
     "\n" CMD_MACHINE_HELP "\n" CMD_GRAPH_HELP;
 
-typedef enum map_format { MAP_TOPOMAP, MAP_RANKFILE, MAP_SCOTCH } map_format;
-
 static const char *const format_names[] = {"topomap", "rankfile", "scotch"};
 
-/* The format of a mapping file from its first line that is neither blank
- * nor a '#' comment; topomap when unreadable (its reader reports that). */
-static map_format sniff_format(const char *path)
+/* J and the bytes of every level, after the metrics table. */
+static void print_levels(FILE *fp, const gm_level_metrics *lm)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return MAP_TOPOMAP;
-    char line[256];
-    map_format f = MAP_TOPOMAP;
-    while (fgets(line, sizeof line, fp)) {
-        char *p = line + strspn(line, " \t");
-        if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
-            continue;
-        size_t digits = strspn(p, "0123456789");
-        if (!strncmp(p, "rank", 4) && (p[4] == ' ' || p[4] == '\t'))
-            f = MAP_RANKFILE;
-        else if (digits && p[digits + strspn(p + digits, " \t\r\n")] == '\0')
-            f = MAP_SCOTCH;
-        break;
+    char label[48];
+    for (int i = 0; i < lm->nlevels; i++) {
+        if (lm->latency_level >= 0 && i >= lm->latency_level &&
+            i < lm->nlevels - 1)
+            snprintf(label, sizeof label, "bytes at %s (lat)",
+                     lm->name[i]);
+        else
+            snprintf(label, sizeof label, "bytes at %s (x%" PRIu64 ")",
+                     lm->name[i], lm->cost[i]);
+        fprintf(fp, "%-25s%" PRIu64 "\n", label, lm->bytes[i]);
     }
-    fclose(fp);
-    return f;
+    fprintf(fp, "%-25s%" PRIu64 "\n", "comm cost J", lm->comm_cost);
+    if (lm->saturated)
+        fprintf(fp, "(J or a level's bytes stopped at 2^64-1)\n");
 }
 
-void cmd_print_metrics(FILE *fp, const gm_machine *m, const gm_metrics *r)
+void cmd_print_metrics(FILE *fp, const gm_machine *m, const gm_metrics *r,
+                       const gm_level_metrics *lm)
 {
     const int w = -25;
     char link[256];
@@ -94,25 +88,7 @@ void cmd_print_metrics(FILE *fp, const gm_machine *m, const gm_metrics *r)
     if (r->saturated)
         fprintf(fp, "(some values stopped at 2^64-1: they do not fit in 64 "
                     "bits)\n");
-}
-
-/* J and the bytes of every level, after the metrics table. */
-static void print_levels(FILE *fp, const gm_level_metrics *lm)
-{
-    char label[48];
-    for (int i = 0; i < lm->nlevels; i++) {
-        if (lm->latency_level >= 0 && i >= lm->latency_level &&
-            i < lm->nlevels - 1)
-            snprintf(label, sizeof label, "bytes at %s (lat)",
-                     lm->name[i]);
-        else
-            snprintf(label, sizeof label, "bytes at %s (x%" PRIu64 ")",
-                     lm->name[i], lm->cost[i]);
-        fprintf(fp, "%-25s%" PRIu64 "\n", label, lm->bytes[i]);
-    }
-    fprintf(fp, "%-25s%" PRIu64 "\n", "comm cost J", lm->comm_cost);
-    if (lm->saturated)
-        fprintf(fp, "(J or a level's bytes stopped at 2^64-1)\n");
+    print_levels(fp, lm);
 }
 
 /* s as a JSON string (NULL as null). */
@@ -142,7 +118,7 @@ static void json_link(FILE *fp, const gm_machine *m, int link)
 
 /* Doubles with 17 digits read back exactly. */
 static void print_json(const cmd_args *a, const gm_machine *m,
-                       map_format f, const gm_metrics *r,
+                       gm_map_format f, const gm_metrics *r,
                        const gm_level_metrics *lm)
 {
     printf("{\n  \"graph\": ");
@@ -192,24 +168,19 @@ static void print_json(const cmd_args *a, const gm_machine *m,
            r->saturated || lm->saturated ? "true" : "false");
 }
 
-/* The mapping format from --mapping-format or the content. */
-static int choose_format(const cmd_args *a, map_format *f)
+/* The mapping format --mapping-format names (*f untouched without it). */
+static int named_format(const cmd_args *a, gm_map_format *f)
 {
-    if (a->mapping_format) {
-        size_t i = 0;
-        while (i < 3 && strcmp(a->mapping_format, format_names[i]))
-            i++;
-        if (i == 3)
-            return cli_usage_error("--mapping-format: topomap, rankfile or "
-                                   "scotch, not '%s'",
-                                   a->mapping_format);
-        *f = (map_format)i;
-    } else {
-        *f = sniff_format(a->mapping);
-    }
-    if (a->by_node && *f != MAP_SCOTCH)
-        return cli_usage_error("--scotch-by-node: %s is not a Scotch map",
-                               a->mapping);
+    if (!a->mapping_format)
+        return 0;
+    size_t i = 0;
+    while (i < 3 && strcmp(a->mapping_format, format_names[i]))
+        i++;
+    if (i == 3)
+        return cli_usage_error("--mapping-format: topomap, rankfile or "
+                               "scotch, not '%s'",
+                               a->mapping_format);
+    *f = (gm_map_format)i;
     return 0;
 }
 
@@ -222,21 +193,27 @@ int cmd_eval(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if (!a.mapping)
         return cli_usage_error("no mapping: give --mapping FILE");
-    map_format f = MAP_TOPOMAP;
-    if ((rc = choose_format(&a, &f)))
+    /* The file is read once, its format told from the text the reader
+     * then parses: a pipe cannot be read twice. */
+    gm_map_format f = GM_MAP_TOPOMAP;
+    if ((rc = named_format(&a, &f)))
         return rc;
+    gm_map_text *text = NULL;
     gm_machine *m = NULL;
     tg_graph *g = NULL;
     gm_place *map = NULL;
     tg_error err;
+    if (gm_map_text_load(a.mapping, &text, a.mapping_format ? NULL : &f,
+                         &err))
+        return cli_fail(&err);
+    if (a.by_node && f != GM_MAP_SCOTCH) {
+        rc = cli_usage_error("--scotch-by-node: %s is not a Scotch map",
+                             a.mapping);
+        goto out;
+    }
     if ((rc = cmd_machine(&a, &m)) || (rc = cmd_graph(&a, a.pos[0], m, &g)))
         goto out;
-    int n = g->n;
-    rc = f == MAP_RANKFILE ? gm_rankfile_read(a.mapping, m, n, &map, NULL, &err)
-       : f == MAP_SCOTCH   ? gm_scotch_map_read(a.mapping, m, n, a.by_node,
-                                                &map, NULL, &err)
-                           : gm_mapping_read(a.mapping, m, n, &map, NULL, &err);
-    if (rc) {
+    if (gm_map_text_read(text, f, a.by_node, m, g->n, &map, NULL, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -255,10 +232,10 @@ int cmd_eval(int argc, char **argv)
         print_json(&a, m, f, &r, &lm);
     } else {
         printf("%-25s%s (%s)\n", "mapping", a.mapping, format_names[f]);
-        cmd_print_metrics(stdout, m, &r);
-        print_levels(stdout, &lm);
+        cmd_print_metrics(stdout, m, &r, &lm);
     }
 out:
+    gm_map_text_free(text);
     free(map);
     tg_graph_free(g);
     gm_machine_free(m);

@@ -78,8 +78,11 @@ static int finish(const cmd_args *a, const tg_graph *g, const gm_machine *m,
 {
     tg_error err;
     gm_metrics r;
+    gm_level_metrics lm;
     cli_step("evaluating");
     int rc = gm_evaluate(g, m, map, 0, NULL, &r, &err);
+    if (!rc && a->verbose)
+        rc = gm_evaluate_levels(g, m, map, &lm, &err);
     cli_done();
     if (rc)
         return cli_fail(&err);
@@ -89,7 +92,7 @@ static int finish(const cmd_args *a, const tg_graph *g, const gm_machine *m,
            a->rankfile ? " and " : "", a->rankfile ? a->rankfile : "", g->n,
            gm_machine_nodes(m), what);
     if (a->verbose) {
-        cmd_print_metrics(stderr, m, &r);
+        cmd_print_metrics(stderr, m, &r, &lm);
         return 0;
     }
     char link[256];

@@ -28,14 +28,33 @@ int gm_strmap_get(const gm_strmap *h, const char *key);
  * already there (and keeps it), -1 when inserted, TG_ENOMEM (< -1). */
 int gm_strmap_put(gm_strmap *h, const char *key, int val);
 
+/* --------------------------------------------------------- line files */
+
+/* The next line of one of greedymap's line formats (hostfile, fat-tree
+ * topology.conf, graph network, positions file, task order, mapping file,
+ * rankfile): a '#' anywhere starts a comment that runs to the end of the
+ * line and is cut off; lines blank after that are skipped.  NULL at the
+ * end of the text. */
+char *gm_text_line(tg_text *t);
+
 /* ------------------------------------------------------------ hostlist */
 
-/* The most names one hostlist may expand to: a few bytes of ranges
- * ("n[0-99999999]") must not cost millions of names.  1048576 hosts is
- * past the largest machines built. */
-#define GM_HOSTLIST_MAX (1 << 20)
+/* The most nodes, slots or network positions a machine may get from its
+ * description: a few bytes ("n[0-99999999]", "slots=2147483647",
+ * "torus:8192x8192") must not make a machine that costs gigabytes to
+ * build and map onto.  1048576 is past the largest machines built. */
+#define GM_MACHINE_MAX (1 << 20)
+/* The most names one hostlist may expand to. */
+#define GM_HOSTLIST_MAX GM_MACHINE_MAX
 /* The most slots a hostfile may give, all its lines together. */
-#define GM_HOSTFILE_SLOTS_MAX (1 << 20)
+#define GM_HOSTFILE_SLOTS_MAX GM_MACHINE_MAX
+/* The most host positions of a torus, mesh or dragonfly spec. */
+#define GM_NETWORK_POSITIONS_MAX GM_MACHINE_MAX
+/* The most link ids such a spec may give (link loads take 8 bytes each):
+ * those of the largest torus within the positions limit, 2 per position
+ * and dimension; it bounds a dragonfly's all-to-all links too. */
+#define GM_NETWORK_LINKS_MAX \
+    ((int64_t)GM_NETWORK_POSITIONS_MAX * 2 * GM_MAX_DIMS)
 /* Counts past this are reported as "more than". */
 #define GM_HOSTLIST_HUGE 1000000000000000000LL
 
@@ -113,6 +132,11 @@ struct gm_network {
 
 int gm_torus_parse(gm_network *net, const char *dims, int wrap,
                    tg_error *err);
+/* The error of a torus, mesh or dragonfly spec past a limit: "network
+ * 'SPEC' has N WHAT, more than the limit of LIMIT" (what: "positions",
+ * "links"; N past GM_HOSTLIST_HUGE said as more than that), TG_EINVAL. */
+int gm_network_too_large(const gm_network *net, const char *what,
+                         int64_t n, int64_t limit, tg_error *err);
 int gm_dragonfly_parse(gm_network *net, const char *args, tg_error *err);
 
 /* ---------------------------------------------------- node topology */

@@ -30,7 +30,15 @@
  *   graph:FILE         an edge list: each line "a b" is one bidirectional
  *                      link between the vertices named a and b; lines
  *                      "nodes NAME..." declare which vertices are hosts
- *                      (the others are switches); '#' comments.
+ *                      (the others are switches).
+ * Every line format (hostfile, topology.conf, graph, positions file, task
+ * order file, mapping file, rankfile) takes '#' comments anywhere on a
+ * line: a '#' and the rest of its line are left out.  A torus, mesh or
+ * dragonfly spec gives at most 1048576 positions and 16777216 link ids
+ * (those of the largest torus within that: positions x 8 dimensions x 2),
+ * like a hostfile's 1048576 slots: past them gm_network_parse fails with
+ * TG_EINVAL "network 'torus:8192x8192' has 67108864 positions, more than
+ * the limit of 1048576" (or "... links ...").
  *
  * Distance = links on a shortest path between two nodes (papers/001, 3.1);
  * a node to itself is 0.  Node-to-switch links count: on `flat` two
@@ -468,6 +476,34 @@ int gm_rankfile_read(const char *path, const gm_machine *m, int ntasks,
 int gm_scotch_map_read(const char *path, const gm_machine *m, int ntasks,
                        int by_node, gm_place **out, int *n_out,
                        tg_error *err);
+
+/* The three mapping file formats above. */
+typedef enum gm_map_format {
+    GM_MAP_TOPOMAP = 0, /* topomap's mapping file (gm_mapping_read) */
+    GM_MAP_RANKFILE,    /* Open MPI rankfile (gm_rankfile_read) */
+    GM_MAP_SCOTCH       /* Scotch .map (gm_scotch_map_read) */
+} gm_map_format;
+
+/* A mapping file read whole, once, then parsed in any of the formats: a
+ * pipe (/dev/stdin, a shell's <(...)) can be read only once, so the
+ * format is told from the same text that is parsed.  The readers above
+ * are gm_map_text_load + gm_map_text_read.
+ * gm_map_text_load: read `path` (errors: cannot open, empty file, binary
+ * data); *guess (may be NULL) gets the format the content says: the first
+ * line that is neither blank nor a '#' comment starts with "rank" and a
+ * blank: GM_MAP_RANKFILE; holds one number alone: GM_MAP_SCOTCH; anything
+ * else GM_MAP_TOPOMAP.
+ * gm_map_text_read: parse the text as `format` (by_node: Scotch targets
+ * are nodes, ignored by the other formats), as the reader of that format
+ * does, messages naming `path`.  A text is parsed once (TG_EINVAL after).
+ * Free it with gm_map_text_free. */
+typedef struct gm_map_text gm_map_text;
+int gm_map_text_load(const char *path, gm_map_text **out,
+                     gm_map_format *guess, tg_error *err);
+int gm_map_text_read(gm_map_text *t, gm_map_format format, int by_node,
+                     const gm_machine *m, int ntasks, gm_place **out,
+                     int *n_out, tg_error *err);
+void gm_map_text_free(gm_map_text *t);
 
 /* ------------------------------------------------------------- baselines */
 

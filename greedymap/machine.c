@@ -129,6 +129,19 @@ int gm_machine_uniform(int nodes, int slots, gm_machine **out,
     return 0;
 }
 
+char *gm_text_line(tg_text *t)
+{
+    char *line;
+    while ((line = tg_text_next(t, "#", 1))) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        if (!tg_lex_at_end(line))
+            return line;
+    }
+    return NULL;
+}
+
 /* One hostfile line: "host [slots=S] [max_slots=M]"; *total counts the
  * file's slots so far. */
 static int hostfile_line(gm_machine *m, const tg_text *t, char *line,
@@ -187,13 +200,8 @@ int gm_machine_read_hostfile(const char *path, gm_machine **out,
         rc = tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     char *line;
     long long total = 0;
-    while (!rc && (line = tg_text_next(&t, "#", 1))) {
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        if (!tg_lex_at_end(line))
-            rc = hostfile_line(m, &t, line, &total, err);
-    }
+    while (!rc && (line = gm_text_line(&t)))
+        rc = hostfile_line(m, &t, line, &total, err);
     if (!rc && m->n == 0)
         rc = tg_error_set(err, TG_EPARSE, path, 0, "no hosts");
     tg_text_free(&t);

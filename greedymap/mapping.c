@@ -106,13 +106,15 @@ typedef struct map_read {
     long *slot_line;  /* line that took each slot */
 } map_read;
 
-static int map_open(map_read *r, const char *path, const gm_machine *m,
-                    const char *what, tg_error *err)
+/* The reader takes the text over (text is left empty). */
+static void map_open(map_read *r, tg_text *text, const gm_machine *m,
+                     const char *what)
 {
     memset(r, 0, sizeof *r);
+    r->t = *text;
+    memset(text, 0, sizeof *text);
     r->m = m;
     r->what = what;
-    return tg_text_load(&r->t, path, err);
 }
 
 static int map_alloc(map_read *r, int ntasks, tg_error *err)
@@ -188,18 +190,16 @@ static int map_close(map_read *r, int rc, gm_place **out, int *n_out,
 
 /* A file of one task per line, '#' comments: `line_fn` reads each line
  * (ntasks < 0: as many tasks as lines). */
-static int read_lines(const char *path, const gm_machine *m, int ntasks,
+static int read_lines(tg_text *text, const gm_machine *m, int ntasks,
                       const char *what,
                       int (*line_fn)(map_read *r, char *line, tg_error *err),
                       gm_place **out, int *n_out, tg_error *err)
 {
     map_read r;
-    int rc = map_open(&r, path, m, what, err);
-    if (rc)
-        return rc;
-    rc = map_alloc(&r, ntasks < 0 ? count_lines(&r.t) : ntasks, err);
+    map_open(&r, text, m, what);
+    int rc = map_alloc(&r, ntasks < 0 ? count_lines(&r.t) : ntasks, err);
     char *line;
-    while (!rc && (line = tg_text_next(&r.t, "#", 1)))
+    while (!rc && (line = gm_text_line(&r.t)))
         rc = line_fn(&r, line, err);
     return map_close(&r, rc, out, n_out, err);
 }
@@ -234,10 +234,14 @@ static int map_line(map_read *r, char *line, tg_error *err)
                    err);
 }
 
+static int read_path(const char *path, gm_map_format format, int by_node,
+                     const gm_machine *m, int ntasks, gm_place **out,
+                     int *n_out, tg_error *err);
+
 int gm_mapping_read(const char *path, const gm_machine *m, int ntasks,
                     gm_place **out, int *n_out, tg_error *err)
 {
-    return read_lines(path, m, ntasks, "task", map_line, out, n_out, err);
+    return read_path(path, GM_MAP_TOPOMAP, 0, m, ntasks, out, n_out, err);
 }
 
 /* ------------------------------------------------- Open MPI rankfile */
@@ -343,7 +347,7 @@ static int rank_line(map_read *r, char *line, tg_error *err)
 int gm_rankfile_read(const char *path, const gm_machine *m, int ntasks,
                      gm_place **out, int *n_out, tg_error *err)
 {
-    return read_lines(path, m, ntasks, "rank", rank_line, out, n_out, err);
+    return read_path(path, GM_MAP_RANKFILE, 0, m, ntasks, out, n_out, err);
 }
 
 /* ------------------------------------------------------ Scotch .map */
@@ -463,17 +467,15 @@ static int scotch_place(map_read *r, scotch_entry *e, int count, int base,
     return rc;
 }
 
-int gm_scotch_map_read(const char *path, const gm_machine *m, int ntasks,
+static int scotch_read(tg_text *text, const gm_machine *m, int ntasks,
                        int by_node, gm_place **out, int *n_out,
                        tg_error *err)
 {
     map_read r;
-    int rc = map_open(&r, path, m, "task", err);
-    if (rc)
-        return rc;
+    map_open(&r, text, m, "task");
     scotch_entry *e = NULL;
     int count = 0;
-    rc = scotch_lines(&r, &e, &count, err);
+    int rc = scotch_lines(&r, &e, &count, err);
     if (!rc) {
         /* Scotch writes vertex numbers from the graph's baseval: labels
          * run from 1 when none is 0 and one equals the task count. */
@@ -488,6 +490,103 @@ int gm_scotch_map_read(const char *path, const gm_machine *m, int ntasks,
     }
     free(e);
     return map_close(&r, rc, out, n_out, err);
+}
+
+int gm_scotch_map_read(const char *path, const gm_machine *m, int ntasks,
+                       int by_node, gm_place **out, int *n_out,
+                       tg_error *err)
+{
+    return read_path(path, GM_MAP_SCOTCH, by_node, m, ntasks, out, n_out,
+                     err);
+}
+
+/* ------------------------------------- any format, the file read once */
+
+struct gm_map_text {
+    tg_text t; /* buf NULL once parsed */
+};
+
+/* The format the first line that is neither blank nor a '#' comment
+ * suggests (the text is not changed). */
+static gm_map_format guess_format(const tg_text *t)
+{
+    const char *p = t->buf, *end = t->buf + t->len;
+    while (p < end) {
+        p += strspn(p, " \t");
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (p == end || *p == '#' || *p == '\n' || *p == '\r') {
+            p = nl ? nl + 1 : end;
+            continue;
+        }
+        if (!strncmp(p, "rank", 4) && (p[4] == ' ' || p[4] == '\t'))
+            return GM_MAP_RANKFILE;
+        size_t digits = strspn(p, "0123456789");
+        const char *q = p + digits;
+        q += strspn(q, " \t\r");
+        if (digits && (q == end || *q == '\n'))
+            return GM_MAP_SCOTCH;
+        return GM_MAP_TOPOMAP;
+    }
+    return GM_MAP_TOPOMAP;
+}
+
+int gm_map_text_load(const char *path, gm_map_text **out,
+                     gm_map_format *guess, tg_error *err)
+{
+    gm_map_text *mt = calloc(1, sizeof *mt);
+    if (!mt)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    int rc = tg_text_load(&mt->t, path, err);
+    if (rc) {
+        free(mt);
+        return rc;
+    }
+    if (guess)
+        *guess = guess_format(&mt->t);
+    *out = mt;
+    return 0;
+}
+
+int gm_map_text_read(gm_map_text *mt, gm_map_format format, int by_node,
+                     const gm_machine *m, int ntasks, gm_place **out,
+                     int *n_out, tg_error *err)
+{
+    if (!mt->t.buf)
+        return tg_error_set(err, TG_EINVAL, mt->t.source, 0,
+                            "the mapping text was parsed already");
+    switch (format) {
+    case GM_MAP_TOPOMAP:
+        return read_lines(&mt->t, m, ntasks, "task", map_line, out, n_out,
+                          err);
+    case GM_MAP_RANKFILE:
+        return read_lines(&mt->t, m, ntasks, "rank", rank_line, out, n_out,
+                          err);
+    case GM_MAP_SCOTCH:
+        return scotch_read(&mt->t, m, ntasks, by_node, out, n_out, err);
+    }
+    return tg_error_set(err, TG_EINVAL, NULL, 0,
+                        "unknown mapping format %d", (int)format);
+}
+
+void gm_map_text_free(gm_map_text *mt)
+{
+    if (!mt)
+        return;
+    tg_text_free(&mt->t);
+    free(mt);
+}
+
+static int read_path(const char *path, gm_map_format format, int by_node,
+                     const gm_machine *m, int ntasks, gm_place **out,
+                     int *n_out, tg_error *err)
+{
+    gm_map_text *mt;
+    int rc = gm_map_text_load(path, &mt, NULL, err);
+    if (rc)
+        return rc;
+    rc = gm_map_text_read(mt, format, by_node, m, ntasks, out, n_out, err);
+    gm_map_text_free(mt);
+    return rc;
 }
 
 /* Check, then write one line per task with `fmt` ("%d %s %d\n"). */

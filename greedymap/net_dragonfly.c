@@ -17,10 +17,16 @@ int gm_dragonfly_parse(gm_network *net, const char *args, tg_error *err)
                             "network '%s': expected dragonfly:GROUPS,"
                             "ROUTERS,NODES (each >= 1)",
                             net->spec);
-    int64_t h = g * r * n;
-    if (2 * h + g * r * r + g * g > INT32_MAX)
-        return tg_error_set(err, TG_EOVERFLOW, NULL, 0,
-                            "network '%s' is too large", net->spec);
+    /* As for tori: a few bytes must not make a machine that costs
+     * gigabytes, by its hosts or by the links of its all-to-all groups
+     * (dragonfly:1,40000,1). */
+    int64_t h = g * r * n, links = 2 * h + g * r * r + g * g;
+    if (h > GM_NETWORK_POSITIONS_MAX)
+        return gm_network_too_large(net, "positions", h,
+                                    GM_NETWORK_POSITIONS_MAX, err);
+    if (links > GM_NETWORK_LINKS_MAX)
+        return gm_network_too_large(net, "links", links,
+                                    GM_NETWORK_LINKS_MAX, err);
     net->groups = (int)g;
     net->routers = (int)r;
     net->per_router = (int)n;

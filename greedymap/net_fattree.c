@@ -152,13 +152,8 @@ int gm_fattree_read(const char *path, gm_xgraph **out, tg_error *err)
     if (rc)
         tg_error_set(err, rc, NULL, 0, "out of memory");
     char *line;
-    while (!rc && (line = tg_text_next(&p.t, "#", 1))) {
-        char *hash = strchr(line, '#'); /* trailing comments */
-        if (hash)
-            *hash = '\0';
-        if (!tg_lex_at_end(line))
-            rc = parse_line(&p, line);
-    }
+    while (!rc && (line = gm_text_line(&p.t)))
+        rc = parse_line(&p, line);
     if (!rc)
         rc = check_defined(&p);
     if (!rc)

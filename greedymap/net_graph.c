@@ -1,5 +1,5 @@
 /* net_graph.c: networks from an edge list ("a b" per link, "nodes NAME..."
- * for the hosts). */
+ * for the hosts; '#' starts a comment anywhere on a line). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +64,7 @@ int gm_graph_read(const char *path, gm_xgraph **out, tg_error *err)
     if (rc)
         tg_error_set(err, rc, NULL, 0, "out of memory");
     char *line;
-    while (!rc && (line = tg_text_next(&t, "#", 1)))
+    while (!rc && (line = gm_text_line(&t)))
         rc = parse_line(&b, &t, line, err);
     if (!rc && b.x->nhosts == 0)
         rc = tg_error_set(err, TG_EPARSE, path, 0,

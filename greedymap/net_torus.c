@@ -12,7 +12,7 @@ int gm_torus_parse(gm_network *net, const char *dims, int wrap,
                    tg_error *err)
 {
     const char *p = dims;
-    int64_t npos = 1;
+    int64_t npos = 1; /* stops past GM_HOSTLIST_HUGE */
     net->ndims = 0;
     while (*p) {
         if (net->ndims == GM_MAX_DIMS)
@@ -34,11 +34,7 @@ int gm_torus_parse(gm_network *net, const char *dims, int wrap,
                                 "16x16x16 (sizes >= 1, optional t/m suffix)",
                                 net->spec);
         net->size[k] = (int)v;
-        npos *= v;
-        /* Link ids need positions x dims x 2 to fit in an int. */
-        if (npos * 2 * GM_MAX_DIMS > INT32_MAX)
-            return tg_error_set(err, TG_EOVERFLOW, NULL, 0,
-                                "network '%s' is too large", net->spec);
+        npos = npos > GM_HOSTLIST_HUGE / v ? GM_HOSTLIST_HUGE + 1 : npos * v;
         net->ndims++;
         if (*p == 'x')
             p++;
@@ -46,6 +42,13 @@ int gm_torus_parse(gm_network *net, const char *dims, int wrap,
     if (net->ndims == 0)
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "network '%s': no dimensions", net->spec);
+    /* A few bytes must not make a machine that costs gigabytes (every
+     * position a node by default, a table entry and links of its own).
+     * Within the limit link ids, positions x dims x 2, are at most
+     * GM_NETWORK_LINKS_MAX. */
+    if (npos > GM_NETWORK_POSITIONS_MAX)
+        return gm_network_too_large(net, "positions", npos,
+                                    GM_NETWORK_POSITIONS_MAX, err);
     net->npos = (int)npos;
     return 0;
 }

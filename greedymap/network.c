@@ -1,5 +1,6 @@
 /* network.c: network spec strings ("flat", "torus:4x4", "fattree:FILE",
  * ...) and the network accessors. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,17 @@ static int read_file(gm_network *net, size_t skip, tg_error *err)
     net->x->source = path;
     net->npos = net->x->nhosts;
     return 0;
+}
+
+int gm_network_too_large(const gm_network *net, const char *what,
+                         int64_t n, int64_t limit, tg_error *err)
+{
+    int huge = n > GM_HOSTLIST_HUGE;
+    return tg_error_set(err, TG_EINVAL, NULL, 0,
+                        "network '%s' has %s%" PRId64 " %s, more than the "
+                        "limit of %" PRId64, net->spec,
+                        huge ? "more than " : "",
+                        huge ? (int64_t)GM_HOSTLIST_HUGE : n, what, limit);
 }
 
 static int parse(gm_network *net, tg_error *err)

@@ -1,6 +1,7 @@
 /* order_file.c: a user-given task list (papers/001, 4.5: "custom ones may
  * be provided by users"): one task id per line, every task of the graph
- * exactly once; '#' comments and blank lines are skipped. */
+ * exactly once; '#' comments (to the end of a line) and blank lines are
+ * skipped. */
 #include <stdlib.h>
 
 #include "gm_internal.h"
@@ -18,7 +19,7 @@ int gm_order_file(const char *path, int n, int *order, tg_error *err)
     }
     int k = 0;
     char *line;
-    while (!rc && (line = tg_text_next(&t, "#", 1))) {
+    while (!rc && (line = gm_text_line(&t))) {
         uint64_t v;
         char *p = line;
         rc = tg_lex_u64(&t, &p, &v, "task id", err);

@@ -152,7 +152,7 @@ static int read_positions(gm_machine *m, const char *path, tg_error *err)
     tg_text t;
     int rc = tg_text_load(&t, path, err);
     char *line;
-    while (!rc && (line = tg_text_next(&t, "#", 1)))
+    while (!rc && (line = gm_text_line(&t)))
         rc = positions_line(m, &t, line, seen, err);
     for (int i = 0; !rc && i < m->n; i++)
         if (!seen[i])

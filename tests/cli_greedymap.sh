@@ -100,6 +100,26 @@ json_check "$work/sock.json" 'd["comm_cost"] == 560 and [(l["name"], l["cost"], 
 expect_ok $gm eval "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" --mapping "$work/sock.rankfile"
 metric "bytes at package (x4)" 60
 metric "comm cost J" 560
+# -v: map and baseline print on standard error every metric eval prints,
+# the levels and J included.  Block puts tasks 0, 1 on package 0 and 2, 3
+# on package 1, as sock.rankfile does (J 560); GreedyMap chooses the slots
+# by the levels: 3-0 (40) and 1-2 (20) inside a package, 0-1 (10) and 2-3
+# (30) across, J = 2 x (60 x 1 + 40 x 4) = 440.
+for cmd in "baseline block:60:560" "map --config order=oo:40:440"; do
+  IFS=: read -r cmd pkg j <<< "$cmd"
+  expect_ok $gm $cmd "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" -o "$o/v.map" -v
+  cp "$work/err" "$work/v.err"
+  checks=$((checks + 1))
+  grep -qxF "$(printf '%-25s%s' "bytes at package (x4)" $pkg)" "$work/v.err" || fail "$cmd -v: no package bytes $pkg"
+  checks=$((checks + 1))
+  grep -qxF "$(printf '%-25s%s' "comm cost J" $j)" "$work/v.err" || fail "$cmd -v: no J $j"
+  expect_ok $gm eval "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" --mapping "$o/v.map"
+  metric "comm cost J" $j
+  sed 1d "$work/out" > "$work/v.eval"
+  checks=$((checks + 1))
+  cmp -s "$work/v.eval" "$work/v.err" || { fail "$cmd -v: not the metrics eval prints"; diff "$work/v.eval" "$work/v.err"; }
+  rm -f "$o/v.map"
+done
 # The same as KaHIP's --hierarchy_parameter_string=2:2
 # --distance_parameter_string=1:10: J = 2 x (40 x 1 + 60 x 10) = 1280.
 printf 'rank 0=node0 slot=0\nrank 1=node0 slot=1\nrank 2=node0 slot=2\nrank 3=node0 slot=3\n' > "$work/plain.rankfile"
@@ -119,6 +139,50 @@ printf 'rank 0=alpha slot=0\nrank 1=alpha slot=1\nrank 2=beta slot=0\nrank 3=bet
 expect_ok $gm eval "$ring" --hostfile "$work/hosts" --mapping "$work/hosts.rankfile"
 metric "hop-bytes total" 240
 metric "max link load fixed" "60 (alpha->switch)"
+
+# A mapping through a pipe, /dev/stdin or a process substitution: the
+# file is read once and its format told from that text.
+expect_ok $gm eval "$ring" --network torus:2x2 --mapping /dev/stdin < <(cat "$work/ring.map")
+expect_output "$(printf '%-25s%s' mapping "/dev/stdin (topomap)")"
+metric "hop-bytes total" 320
+for f in ring.map ring.rankfile ring.smap; do
+  expect_ok $gm eval "$ring" --network torus:2x2 --mapping <(cat "$work/$f")
+  sed 1d "$work/out" > "$work/pipe.metrics"
+  checks=$((checks + 1))
+  cmp -s "$work/ring.map.metrics" "$work/pipe.metrics" || fail "$f through a pipe: other numbers than ring.map"
+done
+expect_ok $gm eval "$ring" --network torus:2x2 --mapping /dev/stdin < <(cat "$work/ring.rankfile")
+expect_output "$(printf '%-25s%s' mapping "/dev/stdin (rankfile)")"
+expect_ok $gm eval "$ring" --network torus:2 --slots 2 --mapping /dev/stdin --scotch-by-node < <(cat "$work/bynode.smap")
+expect_output "$(printf '%-25s%s' mapping "/dev/stdin (scotch)")"
+metric "hop-bytes total" 120
+expect_fail 1 "greedymap: /dev/stdin: empty file" $gm eval "$ring" --network torus:2x2 --mapping /dev/stdin < <(printf '\n')
+
+# '#' starts a comment anywhere on a line, in every line format: the ring
+# on a ring of four hosts (every edge one hop: hop-bytes 2 x 100), with
+# comments after the fields of the graph network, the hostfile, the
+# positions file and the mapping file or rankfile.
+printf 'nodes h0 h1 h2 h3 # the hosts\nh0 h1 # a cable\nh1 h2\t#\nh2 h3#\nh3 h0 # h0 h2\n' > "$work/c.net"
+printf 'a slots=1 # first\nb # one slot\nc slots=1\t# x\nd#\n' > "$work/c.hosts"
+printf 'a h0 # a is h0\nb h1#\nc h2 # d h0\nd h3\n' > "$work/c.pos"
+printf '0 a 0 # task 0\n1 b 0\n2 c 0#\n3 d 0 # 3 a 0\n' > "$work/c.map"
+printf 'rank 0=a slot=0 # rank 0\nrank 1=b slot=0\nrank 2=c slot=0#\nrank 3=d slot=0 # x\n' > "$work/c.rankfile"
+for f in c.map c.rankfile; do
+  expect_ok $gm eval "$ring" --hostfile "$work/c.hosts" --network "graph:$work/c.net" --positions "$work/c.pos" --mapping "$work/$f"
+  metric "hop-bytes total" 200
+  metric "dilation max" 1
+  metric "max link load fixed" "40 (a->d)"
+done
+# The reviewer's files: hosts '#', 'the', 'two', 'hosts' and a link line
+# with a comment were refused.
+printf 'nodes h0 h1 # the two hosts\nh0 h1\n' > "$work/gc1.net"
+expect_ok $gm configs --network "graph:$work/gc1.net"
+expect_ok $gm eval "$ring" --network "graph:$work/gc1.net" --slots 2 --mapping /dev/stdin < <(printf '0 node0 0\n1 node0 1\n2 node1 0\n3 node1 1\n')
+metric "hop-bytes total" 120
+printf 'nodes h0 h1\nh0 h1 # a cable\n' > "$work/gc2.net"
+printf 'h0 slots=2\nh1 slots=2\n' > "$work/hf2"
+expect_ok $gm eval "$ring" --hostfile "$work/hf2" --network "graph:$work/gc2.net" --mapping /dev/stdin < <(printf '0 h0 0\n1 h0 1\n2 h1 0\n3 h1 1\n')
+metric "hop-bytes total" 120
 
 # -------------------------------------------------------------- bad input
 bad_map() { # bad_map NAME CONTENT MESSAGE [eval options]: eval fails with exit 1

@@ -2,9 +2,10 @@
 # Small hostile files must not cost much: a count a file declares is
 # bounded by what the file can hold (tasks of a .tg.json, rows of a Matrix
 # Market file, a profile's world_size: 1048576 plus one per byte), and a
-# hostlist by an explicit limit (1048576 names).  Each is refused with its
-# file, line and problem, exit 1, within a small address space (ulimit -v),
-# and nothing is written.
+# hostlist, a hostfile and a torus, mesh or dragonfly spec by an explicit
+# limit (1048576 names, slots or positions).  Each is refused with its
+# file, line and problem, exit 1 (a spec on the command line: exit 2),
+# within a small address space (ulimit -v), and nothing is written.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 tg=$TASKGRAPH
 gm=$GREEDYMAP
@@ -114,5 +115,29 @@ expect_fail 1 "greedymap: $in/sum.hosts:2: slots=48577 takes the hostfile to 104
   limited $gm map "$in/g4.tg.json" --hostfile "$in/sum.hosts" -o "$work/o/map"
 printf 'n0 slots=1000000\nn1 slots=48576\n' > "$in/ok.hosts"
 expect_ok $gm map "$in/g4.tg.json" --hostfile "$in/ok.hosts" -o "$work/o/map"
+
+# Network specs, bounded as hostfiles are: a 15-byte torus of 67 million
+# positions (before: more than 100 s and 2.4 GB to map 2 tasks on it, 592
+# MB with --nodes 2), a dragonfly of 16.7 million hosts, and one group of
+# 40000 routers all linked (1.6 billion links: 44 s and 12.5 GB).  A
+# usage error, exit 2.
+lim="more than the limit of 1048576 (see 'greedymap baseline --help')"
+rm -f "$work/o/map"
+for nodes in "" "--nodes 2"; do
+  expect_fail 2 "greedymap baseline: --network: network 'torus:8192x8192' has 67108864 positions, $lim" \
+    limited $gm baseline block "$in/g4.tg.json" --network torus:8192x8192 $nodes -o "$work/o/map"
+  expect_fail 2 "greedymap baseline: --network: network 'mesh:4096x4096' has 16777216 positions, $lim" \
+    limited $gm baseline block "$in/g4.tg.json" --network mesh:4096x4096 $nodes -o "$work/o/map"
+  expect_fail 2 "greedymap baseline: --network: network 'dragonfly:16,16,65536' has 16777216 positions, $lim" \
+    limited $gm baseline block "$in/g4.tg.json" --network dragonfly:16,16,65536 $nodes -o "$work/o/map"
+done
+expect_fail 2 "greedymap baseline: --network: network 'dragonfly:1,40000,1' has 1600080001 links, more than the limit of 16777216 (see 'greedymap baseline --help')" \
+  limited $gm baseline block "$in/g4.tg.json" --network dragonfly:1,40000,1 --nodes 2 -o "$work/o/map"
+expect_no_file "$work/o/map"
+# At the limit: 1048576 positions.
+expect_ok $gm baseline block "$in/g4.tg.json" --network torus:1024x1024 --nodes 4 -o "$work/o/map"
+expect_output "wrote $work/o/map: 4 tasks on 4 nodes, baseline block, seed 0"
+expect_ok $gm baseline block "$in/g4.tg.json" --network dragonfly:16,256,256 --nodes 4 -o "$work/o/map"
+expect_output "wrote $work/o/map: 4 tasks on 4 nodes, baseline block, seed 0"
 
 finish

@@ -90,7 +90,8 @@ START_TEST(file_order)
 {
     const int e[][3] = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}};
     tg_graph *g = tu_graph(4, 3, e);
-    const char *path = tu_write("order.txt", "# a custom list\n2\n\n 0\n3 \n1\n");
+    const char *path = tu_write("order.txt", "# a custom list\n2\n\n 0\n"
+                                             "3 # then 3\n1#\n # 2\n");
     char text[600];
     snprintf(text, sizeof text, "order=file:%s", path);
     const int want[] = {2, 0, 3, 1};

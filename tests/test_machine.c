@@ -163,6 +163,58 @@ START_TEST(network_spec_errors)
 }
 END_TEST
 
+/* A few bytes of spec must not make a machine that costs gigabytes: tori,
+ * meshes and dragonflies are bounded at 1048576 positions, as hostfiles
+ * are at 1048576 slots, and at 16777216 link ids. */
+START_TEST(network_spec_limits)
+{
+    gm_network *net;
+    tg_error err;
+    const char *ok[] = {"torus:1024x1024", "mesh:2x2x2x2x2x2x2x8192",
+                        "dragonfly:16,256,256", "dragonfly:4000,1,1",
+                        "dragonfly:1,4000,1"};
+    const int ok_pos[] = {1048576, 1048576, 1048576, 4000, 4000};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        ck_assert_msg(gm_network_parse(ok[i], &net, &err) == 0, "%s: %s",
+                      ok[i], err.text);
+        ck_assert_int_eq(gm_network_positions(net), ok_pos[i]);
+        gm_network_free(net);
+    }
+    struct {
+        const char *spec, *msg;
+    } bad[] = {
+        {"torus:8192x8192", "network 'torus:8192x8192' has 67108864 "
+                            "positions, more than the limit of 1048576"},
+        {"torus:1024x1025", "network 'torus:1024x1025' has 1049600 "
+                            "positions, more than the limit of 1048576"},
+        {"mesh:2147483647x2147483647x2147483647",
+         "network 'mesh:2147483647x2147483647x2147483647' has more than "
+         "1000000000000000000 positions, more than the limit of 1048576"},
+        {"dragonfly:16,16,65536", "network 'dragonfly:16,16,65536' has "
+                                  "16777216 positions, more than the "
+                                  "limit of 1048576"},
+        {"dragonfly:16,256,257", "network 'dragonfly:16,256,257' has "
+                                 "1052672 positions, more than the limit "
+                                 "of 1048576"},
+        /* 40000 routers linked all-to-all in one group: 1.6e9 links. */
+        {"dragonfly:1,40000,1", "network 'dragonfly:1,40000,1' has "
+                                "1600080001 links, more than the limit of "
+                                "16777216"},
+        {"dragonfly:40000,1,1", "network 'dragonfly:40000,1,1' has "
+                                "1600120000 links, more than the limit of "
+                                "16777216"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        net = NULL;
+        ck_assert_int_eq(gm_network_parse(bad[i].spec, &net, &err),
+                         TG_EINVAL);
+        ck_assert_ptr_null(net);
+        ck_assert_str_eq(err.source, "");
+        ck_assert_str_eq(err.text, bad[i].msg);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ tori */
 
 START_TEST(torus_distances_1d_to_5d)
@@ -326,7 +378,8 @@ START_TEST(torus_positions_file)
     gm_machine *m = named(hosts, 3);
     tg_error err;
     const char *pf = tu_write("pos", "# allocation\nother 2 2\nh0 0 0\n"
-                                     "h1 3 3\nh2 1 2\n");
+                                     "h1 3 3  # the far corner\n"
+                                     "h2 1 2#\n   # h2 3 3\n");
     ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:4x4", pf, &err),
                      0);
     ck_assert_int_eq(gm_machine_position(m, 1), 15);
@@ -604,6 +657,22 @@ START_TEST(graph_network)
     check_shells(m, 1);
     gm_machine_free(m);
 
+    /* '#' starts a comment anywhere on a line: "#", "the" and "hosts"
+     * are no hosts, "a cable" no link end. */
+    path = tu_write("netc.txt", "nodes h0 h1 # the two hosts\n"
+                                "h0 h1 # a cable\n"
+                                "h1 s#witch\n  # h0 x\n");
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    gm_network *cnet;
+    ck_assert_int_eq(gm_network_parse(spec, &cnet, &err), 0);
+    ck_assert_int_eq(gm_network_positions(cnet), 2);
+    ck_assert_int_eq(gm_machine_uniform(2, 1, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network(m, cnet, NULL, &err), 0);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 1);
+    ck_assert_int_eq(gm_vertex_count(m), 3); /* h0, h1, s */
+    ck_assert_int_eq(gm_link_count(m), 4);
+    gm_machine_free(m);
+
     /* Unreachable hosts. */
     path = tu_write("net2.txt", "nodes a b\na s\n");
     snprintf(spec, sizeof spec, "graph:%s", path);
@@ -862,6 +931,7 @@ static Suite *machine_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, uniform_and_hostfile);
     tcase_add_test(tc, network_spec_errors);
+    tcase_add_test(tc, network_spec_limits);
     tcase_add_test(tc, torus_distances_1d_to_5d);
     tcase_add_test(tc, torus_routes_dimension_order);
     tcase_add_test(tc, torus_shells);

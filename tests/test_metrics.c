@@ -239,7 +239,8 @@ START_TEST(mapping_file_round_trip_and_rankfile)
     tg_error err;
     ck_assert_int_eq(gm_machine_uniform(2, 2, &m, &err), 0);
     const char *path = tu_write("ok.map", "# a mapping\n0 node0 0\n\n"
-                                          "2 node0 1\n1 node1 1\n"
+                                          "2 node0 1 # on the first node\n"
+                                          "1 node1 1#\n  # 1 node0 0\n"
                                           "3 node1 0   \n");
     gm_place *map;
     int n;
@@ -329,6 +330,71 @@ START_TEST(mapping_file_errors)
 }
 END_TEST
 
+/* One text, read once, in each format; the format told from the text (a
+ * pipe can be read only once, so nothing reads the file twice). */
+START_TEST(mapping_text_any_format)
+{
+    gm_machine *m;
+    tg_error err;
+    ck_assert_int_eq(gm_machine_uniform(2, 2, &m, &err), 0);
+    struct {
+        const char *text;
+        gm_map_format format;
+    } cases[] = {
+        {"# topomap\n\n0 node0 1\n1 node1 0 # x\n", GM_MAP_TOPOMAP},
+        {"  # Open MPI\nrank 0=node0 slot=1 # x\nrank 1=node1 slot=0\n",
+         GM_MAP_RANKFILE},
+        {"\n2 \r\n0 1\n1 2\n", GM_MAP_SCOTCH},
+        {"2", GM_MAP_SCOTCH},
+        {"rank0=node0 slot=1\n", GM_MAP_TOPOMAP},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = tu_write("any.map", cases[i].text);
+        gm_map_text *t = NULL;
+        gm_map_format f = (gm_map_format)-1;
+        ck_assert_int_eq(gm_map_text_load(path, &t, &f, &err), 0);
+        ck_assert_int_eq(f, cases[i].format);
+        if (i >= 3) {
+            gm_map_text_free(t);
+            continue;
+        }
+        gm_place *map = NULL;
+        int n = 0;
+        ck_assert_int_eq(gm_map_text_read(t, f, 0, m, -1, &map, &n, &err), 0);
+        ck_assert_int_eq(n, 2);
+        ck_assert_int_eq(map[0].node, 0);
+        ck_assert_int_eq(map[0].slot, 1);
+        ck_assert_int_eq(map[1].node, 1);
+        ck_assert_int_eq(map[1].slot, 0);
+        free(map);
+        /* Parsed once: the text is gone. */
+        map = NULL;
+        ck_assert_int_eq(gm_map_text_read(t, f, 0, m, -1, &map, &n, &err),
+                         TG_EINVAL);
+        ck_assert_ptr_null(map);
+        ck_assert_str_eq(err.text, "the mapping text was parsed already");
+        gm_map_text_free(t);
+    }
+    /* Errors of the readers: an empty file, a parse error at its line. */
+    const char *path = tu_write("empty.map", " \n\n");
+    gm_map_text *t = NULL;
+    ck_assert_int_eq(gm_map_text_load(path, &t, NULL, &err), TG_EPARSE);
+    ck_assert_ptr_null(t);
+    ck_assert_str_eq(err.text, "empty file");
+    path = tu_write("bad.map", "0 node0 0\n1 node1 0 # x\n1 node0 1\n");
+    ck_assert_int_eq(gm_map_text_load(path, &t, NULL, &err), 0);
+    gm_place *map = NULL;
+    ck_assert_int_eq(gm_map_text_read(t, GM_MAP_TOPOMAP, 0, m, 2, &map, NULL,
+                                      &err),
+                     TG_EPARSE);
+    ck_assert_str_eq(err.source, path);
+    ck_assert_int_eq(err.line, 3);
+    ck_assert_str_eq(err.text, "task 1 is mapped twice (first on line 2)");
+    gm_map_text_free(t);
+    gm_machine_free(m);
+}
+END_TEST
+
 /* --------------------------------------------------------------- Scotch */
 
 /* The "(N)" after "name=" in gmtst's output, or -1. */
@@ -406,6 +472,7 @@ static Suite *metrics_suite(void)
     tcase_add_test(tc, mapping_check_errors);
     tcase_add_test(tc, mapping_file_round_trip_and_rankfile);
     tcase_add_test(tc, mapping_file_errors);
+    tcase_add_test(tc, mapping_text_any_format);
     tcase_add_test(tc, hop_bytes_match_scotch_gmtst);
     suite_add_tcase(s, tc);
     return s;
