@@ -160,9 +160,10 @@ int ro_choose_mapping(const tg_graph *g, const gm_machine *m,
                       const gm_place *identity, gm_place *map,
                       const char **name, tg_error *err);
 
-/* report.c: rank 0 adds one line (a JSON object) to the report file
- * TOPOMAP_REORDER_REPORT, rewriting it atomically.  perm[i] = the rank in
- * c->comm of new rank i (ntasks entries). */
+/* report.c: rank 0 of the call appends one line (a JSON object) to the
+ * report file TOPOMAP_REORDER_REPORT, whole, under an exclusive flock, so
+ * the lines of calls from any processes, concurrent or not, all land.
+ * perm[i] = the rank in c->comm of new rank i (ntasks entries). */
 typedef struct ro_report {
     const ro_call *call;
     const ro_layout *layout;

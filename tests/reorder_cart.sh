@@ -4,7 +4,9 @@
 # MPI_Dims_create and given.  Every returned communicator is checked for
 # validity by the program; here the bytes crossing hosts in MPI's order
 # and in the returned one, exact (one byte per direction and neighbour,
-# counted by hand in the comments), the report, reorder = 0,
+# counted by hand in the comments), the report (one whole line per call,
+# calls on communicators whose rank 0 differ, in turn and at the same
+# time, included; added to what the file holds), reorder = 0,
 # TOPOMAP_REORDER=0 and internal failures (warned, MPI's order kept).
 . "$TOPOMAP_SRCDIR/tests/reorder_lib.sh"
 cart=$MPI_TESTS/reorder_cart
@@ -24,8 +26,11 @@ expect_output '{"call":"MPI_Cart_create","size":8,"tasks":8,"hosts":[{"name":"a"
 # members in the new order) and none of the library's own traffic (it
 # talks through PMPI_: no gather, scatter or bcast in the profile).
 RUN_PRELOAD="$REORDER_LIB:$COMMPROF_LIB" expect_ok run 8 $H \
+  -x TOPOMAP_REORDER_REPORT="$work/report.json" \
   -x COMMPROF_OUT="$work/cp.json" "$cart" $H 2 0 0 0 0 1
 expect_output "map 0 2 4 6 1 3 5 7"
+checks=$((checks + 1))
+[ "$(wc -l < "$work/report.json")" -eq 1 ] || fail "beside libcommprof: not 1 report line: $(cat "$work/report.json")"
 expect_ok python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))
@@ -64,6 +69,49 @@ expect_output "dims 2x2x2 identity 32 result 32"
 expect_output "map 0 1 2 3 4 5 6 7"
 expect_ok report_line 1
 expect_output '{"call":"MPI_Cart_create","size":8,"tasks":8,"hosts":[{"name":"a","ranks":[0,4]},{"name":"b","ranks":[1,5]},{"name":"c","ranks":[2,6]},{"name":"d","ranks":[3,7]}],"mapper":"identity","reordered":false,"permutation":[0,1,2,3,4,5,6,7],"identity":{"offnode_bytes":32,"hop_bytes_total":128,"hop_bytes_avg":16},"result":{"offnode_bytes":32,"hop_bytes_total":128,"hop_bytes_avg":16}}'
+
+# Every reordering call's line reaches the report, whichever process is
+# its rank 0, each line whole and valid JSON (report_hosts: the first host
+# of each line, in file order).  Two calls in turn (a ring on a reversed
+# copy of MPI_COMM_WORLD, its rank 0 world rank 7 on host d, then on
+# MPI_COMM_WORLD, rank 0 on a): the first call's line is in the file
+# before that call returns, so before the second's.  Two at the same time
+# (a ring on the even ranks, hosts a,c,a,c, and one on the odd ranks,
+# b,d,b,d): both lines, in either order.  Hosts alternate along each ring,
+# so every call reorders (identity 16 bytes across hosts, result 8;
+# halves 8 and 4).  The lines go after what the file holds: a line of an
+# earlier job stays, and half of one (a writer killed mid-line) is cut off
+# ("stale": lines that are not a call's).
+report_hosts() {
+  python3 -c '
+import json, sys
+data = open(sys.argv[1]).read()
+assert data.endswith("\n"), "torn end: %r" % data[-80:]
+lines = [json.loads(l) for l in data.split("\n")[:-1]]
+assert all("stale" in r or r["call"] == "MPI_Cart_create" and r["reordered"] for r in lines), data
+print(" ".join("stale" if "stale" in r else r["hosts"][0]["name"] for r in lines))' "$work/stale.json"
+}
+H=a,b,c,d,a,b,c,d
+printf '{"stale":1}\n{"stale":' > "$work/stale.json"
+expect_ok run 8 $H -x TOPOMAP_REORDER_REPORT="$work/stale.json" \
+  "$cart" $H 1 0 1 1 reversed
+expect_output "dims 8 identity 16 result 8"
+expect_output "map 7 3 6 2 5 1 4 0"
+expect_output "map 0 4 1 5 2 6 3 7"
+expect_ok report_hosts
+expect_output "stale d a"
+printf '{"stale":1}\n' > "$work/stale.json"
+expect_ok run 8 $H -x TOPOMAP_REORDER_REPORT="$work/stale.json" \
+  "$cart" $H 1 0 1 1 halves
+expect_output "dims 4 identity 8 result 4"
+expect_output "map 0 4 2 6"
+expect_output "map 1 5 3 7"
+expect_ok report_hosts
+checks=$((checks + 1))
+case $(cat "$work/out") in
+  "stale a b"|"stale b a") ;;
+  *) fail "halves: not one line per half: $(cat "$work/stale.json")" ;;
+esac
 
 # A 3x2 grid on 8 ranks (hosts alternating) leaves 2 processes out.  MPI's
 # order uses ranks 0-5: the 3 y edges cross, 6 bytes; host a has 4 slots,

@@ -99,6 +99,7 @@ ncores=$(hwloc-calc --number-of core machine:0 2>/dev/null || echo 0)
 if mpi_is_openmpi && [ "$ncores" -ge 2 ] && [ "$ncores" -le 16 ]; then
   hosts=$(printf 'x,%.0s' $(seq "$ncores")); hosts=${hosts%,}
   for bind in core none; do
+    rm -f "$work/report.json"
     expect_ok launch "$ncores" --bind-to $bind -x LD_PRELOAD="${SANITIZE_PRELOAD:-}$REORDER_LIB" \
       -x TOPOMAP_REORDER_REPORT="$work/report.json" "$cart" "$hosts" 1 0 1 1
     expect_ok python3 -c '

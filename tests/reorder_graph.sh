@@ -22,6 +22,8 @@ for kind in adjacent general; do
   expect_output "identity 804 result 8"
   expect_grep '"identity":{"offnode_bytes":804,' "$work/report.json"
   expect_grep '"result":{"offnode_bytes":8,' "$work/report.json"
+  checks=$((checks + 1))
+  [ "$(wc -l < "$work/report.json")" -eq 1 ] || fail "$kind: not 1 report line: $(cat "$work/report.json")"
 done
 expect_ok run 8 a:4,b:4 "$graph" $H graph 0
 expect_output "identity 12 result 8"

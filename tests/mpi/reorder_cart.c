@@ -1,24 +1,30 @@
 /* reorder_cart.c: MPI_Cart_create under libtopomap-reorder.
  *
- *   reorder_cart HOSTS NDIMS D0 .. P0 .. REORDER
+ *   reorder_cart HOSTS NDIMS D0 .. P0 .. REORDER [ON]
  *
  * HOSTS is the pretend host of every world rank ("a,b,a,b,..."), Di the
- * dimensions (all 0: from MPI_Dims_create), Pi the periods.  Creates the
- * grid on MPI_COMM_WORLD and checks that the communicator is a valid
+ * dimensions (all 0: from MPI_Dims_create on the communicator's size), Pi
+ * the periods.  ON says which communicator the grid is made on: world
+ * (the default) MPI_COMM_WORLD; reversed, first a copy of MPI_COMM_WORLD
+ * in reverse order (its rank 0 is the last world rank), then
+ * MPI_COMM_WORLD: two calls in turn whose rank 0 are two processes;
+ * halves, MPI_COMM_WORLD split into its even and its odd ranks, one grid
+ * on each half at the same time.  Each grid is checked to be a valid
  * topology communicator on every rank: its dims and periods, Cart_coords
  * and Cart_rank inverse, Cart_shift against the coordinates, a
  * neighbourhood allgather in Cart_shift's order, and one order that all
- * ranks agree on.  Rank 0 prints
+ * ranks agree on.  Rank 0 of each grid prints
  *   dims D0xD1.. identity X result Y
  *   map W0 W1 ..
  * X and Y: bytes (one per direction and neighbour) between ranks on two
  * hosts in MPI's order and in the returned order; map: the world rank
  * of each rank of the grid.  With REORDER 0 the communicator must be
- * congruent to what PMPI_Cart_create makes.  A grid smaller than the job
- * leaves the other ranks out (MPI_COMM_NULL): exactly size - grid of
- * them.  Exit 1 when a check fails. */
+ * congruent to what PMPI_Cart_create makes.  A grid smaller than its
+ * communicator leaves the other ranks out (MPI_COMM_NULL): exactly size -
+ * grid of them.  Exit 1 when a check fails. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reorder_check.h"
 
@@ -45,52 +51,39 @@ static int neighbour(int nd, const int *dims, const int *periods, int t,
     return q;
 }
 
-int main(int argc, char **argv)
+/* The grid of dims_in (all 0: MPI_Dims_create's) on old, checked as
+ * above; rank 0 of the grid prints.  0, or -1 (said by old's rank 0)
+ * when the grid needs more ranks than old has. */
+static int grid(MPI_Comm old, int nd, const int *dims_in,
+                const int *periods, int reorder, const int *host)
 {
-    MPI_Init(&argc, &argv);
-    int size, me;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int size, wsize, me;
+    MPI_Comm_size(old, &size);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    int nd = argc > 2 ? atoi(argv[2]) : 0;
-    if (nd < 1 || nd > MAXD || argc != 4 + 2 * nd) {
-        if (me == 0)
-            fprintf(stderr, "usage: reorder_cart HOSTS NDIMS D.. P.. "
-                            "REORDER\n");
-        MPI_Finalize();
-        return 2;
-    }
-    int *host = malloc((size_t)size * sizeof *host);
-    if (rc_hosts(argv[1], size, host)) {
-        if (me == 0)
-            fprintf(stderr, "reorder_cart: HOSTS needs %d names\n", size);
-        MPI_Finalize();
-        return 2;
-    }
-    int dims[MAXD], periods[MAXD], reorder = atoi(argv[3 + 2 * nd]);
-    for (int d = 0; d < nd; d++) {
-        dims[d] = atoi(argv[3 + d]);
-        periods[d] = atoi(argv[3 + nd + d]);
-    }
+    int dims[MAXD];
+    for (int d = 0; d < nd; d++)
+        dims[d] = dims_in[d];
     if (dims[0] == 0)
         MPI_Dims_create(size, nd, dims);
     int n = 1;
     for (int d = 0; d < nd; d++)
         n *= dims[d];
-
     if (n > size) {
-        if (me == 0)
+        int r;
+        MPI_Comm_rank(old, &r);
+        if (r == 0)
             fprintf(stderr, "reorder_cart: the grid needs %d ranks\n", n);
-        MPI_Finalize();
-        return 2;
+        return -1;
     }
     MPI_Comm cart;
-    MPI_Cart_create(MPI_COMM_WORLD, nd, dims, periods, reorder, &cart);
+    MPI_Cart_create(old, nd, dims, periods, reorder, &cart);
     /* What MPI itself makes, for reorder = 0 (collective: every rank). */
     MPI_Comm direct = MPI_COMM_NULL;
     if (!reorder)
-        PMPI_Cart_create(MPI_COMM_WORLD, nd, dims, periods, 0, &direct);
+        PMPI_Cart_create(old, nd, dims, periods, 0, &direct);
     int in_grid = cart != MPI_COMM_NULL, members;
-    MPI_Allreduce(&in_grid, &members, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&in_grid, &members, 1, MPI_INT, MPI_SUM, old);
     rc_expect(members == n, "ranks in the grid", members, n);
     if (cart != MPI_COMM_NULL) {
         int r, csize, topo, ndims, gd[MAXD], gp[MAXD], gc[MAXD], c[MAXD];
@@ -132,10 +125,10 @@ int main(int argc, char **argv)
         int *world = malloc((size_t)n * sizeof *world);
         rc_world_map(cart, world);
         /* All ranks agree: one permutation, the same on every rank. */
-        int *seen = calloc((size_t)size, sizeof *seen), sum = 0;
+        int *seen = calloc((size_t)wsize, sizeof *seen), sum = 0;
         for (int t = 0; t < n; t++)
             seen[world[t]]++;
-        for (int w = 0; w < size; w++)
+        for (int w = 0; w < wsize; w++)
             rc_expect(seen[w] <= 1, "each world rank once", w, seen[w]);
         rc_expect(world[r] == me, "map[my rank] == me", world[r], me);
         for (int t = 0; t < n; t++)
@@ -182,8 +175,58 @@ int main(int argc, char **argv)
     }
     if (direct != MPI_COMM_NULL)
         MPI_Comm_free(&direct);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int size, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int nd = argc > 2 ? atoi(argv[2]) : 0;
+    const char *on =
+        nd >= 1 && argc == 5 + 2 * nd ? argv[4 + 2 * nd] : "world";
+    if (nd < 1 || nd > MAXD || (argc != 4 + 2 * nd && argc != 5 + 2 * nd) ||
+        (strcmp(on, "world") && strcmp(on, "reversed") &&
+         strcmp(on, "halves"))) {
+        if (me == 0)
+            fprintf(stderr, "usage: reorder_cart HOSTS NDIMS D.. P.. "
+                            "REORDER [world|reversed|halves]\n");
+        MPI_Finalize();
+        return 2;
+    }
+    int *host = malloc((size_t)size * sizeof *host);
+    if (rc_hosts(argv[1], size, host)) {
+        if (me == 0)
+            fprintf(stderr, "reorder_cart: HOSTS needs %d names\n", size);
+        MPI_Finalize();
+        return 2;
+    }
+    int dims[MAXD], periods[MAXD], reorder = atoi(argv[3 + 2 * nd]);
+    for (int d = 0; d < nd; d++) {
+        dims[d] = atoi(argv[3 + d]);
+        periods[d] = atoi(argv[3 + nd + d]);
+    }
+    int bad;
+    if (!strcmp(on, "world")) {
+        bad = grid(MPI_COMM_WORLD, nd, dims, periods, reorder, host);
+    } else if (!strcmp(on, "reversed")) {
+        MPI_Comm rev;
+        MPI_Comm_split(MPI_COMM_WORLD, 0, size - 1 - me, &rev);
+        bad = grid(rev, nd, dims, periods, reorder, host);
+        if (!bad)
+            bad = grid(MPI_COMM_WORLD, nd, dims, periods, reorder, host);
+        MPI_Comm_free(&rev);
+    } else {
+        MPI_Comm half;
+        MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+        bad = grid(half, nd, dims, periods, reorder, host);
+        MPI_Comm_free(&half);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     int failures = rc_failures();
     free(host);
     MPI_Finalize();
-    return failures ? 1 : 0;
+    return bad ? 2 : failures ? 1 : 0;
 }
