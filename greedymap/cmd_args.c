@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "tg_internal.h"
 
 enum {
     OPT_RANKFILE = CMD_CODES_END, OPT_CONFIG, OPT_MAPPING,
@@ -80,6 +81,9 @@ int cmd_check(const cmd_args *a)
         return cli_usage_error("--positions needs --network");
     if (!a->hierarchy != !a->distance)
         return cli_usage_error("--hierarchy and --distance go together");
+    /* Written together, the second would replace the first. */
+    if (a->output && a->rankfile && tg_out_same(a->output, a->rankfile))
+        return cli_usage_error("-o and --rankfile name the same file");
     return 0;
 }
 

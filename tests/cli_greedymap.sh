@@ -217,6 +217,11 @@ expect_fail 1 "greedymap: $ring: no layer 'p2p': the graph has no type layers" $
 
 # Usage errors: exit 2 and a pointer to --help.
 expect_fail 2 "unknown command 'frobnicate'" $gm frobnicate
+# The mapping and the rankfile under one name (spelled two ways): the
+# rankfile would replace the mapping.
+expect_fail 2 "greedymap baseline: -o and --rankfile name the same file (see 'greedymap baseline --help')" \
+  $gm baseline block "$ring" --nodes 4 -o "$work/same.map" --rankfile "$work/../$(basename "$work")/same.map"
+expect_no_file "$work/same.map"
 expect_fail 2 "greedymap eval: unknown option '--bogus' (see 'greedymap eval --help')" $gm eval "$ring" --nodes 4 --mapping "$work/ring.map" --bogus
 expect_fail 2 "greedymap eval: --seed does not apply here" $gm eval "$ring" --nodes 4 --mapping "$work/ring.map" --seed 1
 expect_fail 2 "greedymap eval: --network: unknown network 'tor:2x2'" $gm eval "$ring" --network tor:2x2 --mapping "$work/ring.map"
