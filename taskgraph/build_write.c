@@ -2,7 +2,9 @@
  * the graphs and summary.json go into a hidden folder beside DIR, which
  * is renamed to DIR once everything is written and flushed.  A previous
  * build in DIR is swapped out (renamed aside, then removed), so a failed
- * build leaves DIR as it was. */
+ * build leaves DIR as it was.  Only a folder that holds a build and
+ * nothing else is replaced: every file in it listed in its summary.json,
+ * so that nothing the user put there is removed. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -64,9 +66,53 @@ static int ours(const char *name)
 
 /* ------------------------------------------------------- the folder now */
 
-/* What DIR is: 0 absent or empty, 1 a previous build (summary.json of our
- * format and only files a build writes), else an error. */
-static int existing(const char *dir, tg_error *err)
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names summary.json lists in "files", sorted; 0, or -1 when the
+ * file is no summary of a build (absent, not JSON, another format, no
+ * list of plain names) or memory is short. */
+static int summary_files(const char *dir, names *files)
+{
+    size_t len = strlen(dir) + 16;
+    char *path = malloc(len);
+    if (!path)
+        return -1;
+    snprintf(path, len, "%s/summary.json", dir);
+    json_t *j = json_load_file(path, 0, NULL);
+    free(path);
+    const char *f = json_string_value(json_object_get(j, "format"));
+    json_t *list = json_object_get(j, "files");
+    int rc = f && !strcmp(f, SUMMARY_FORMAT) && json_is_array(list) ? 0 : -1;
+    for (size_t i = 0; !rc && i < json_array_size(list); i++) {
+        const char *name = json_string_value(json_array_get(list, i));
+        if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") ||
+            !strcmp(name, ".."))
+            rc = -1;
+        else if (names_add(files, name))
+            rc = -1;
+    }
+    json_decref(j);
+    if (!rc && files->n)
+        qsort(files->v, (size_t)files->n, sizeof *files->v, cmp_name);
+    return rc;
+}
+
+/* 1 when `name` is among the sorted names. */
+static int listed(const names *l, const char *name)
+{
+    return l->n && bsearch(&name, l->v, (size_t)l->n, sizeof *l->v,
+                           cmp_name) != NULL;
+}
+
+/* What DIR is: 0 absent or empty; 1 a previous build, whose files go into
+ * `prev`: summary.json of our format, and every entry of DIR a plain file
+ * that summary.json's "files" lists (summary.json included), so that
+ * replacing it removes nothing a build did not write; else an error,
+ * naming the first entry (by name) that does not belong. */
+static int existing(const char *dir, names *prev, tg_error *err)
 {
     struct stat st;
     if (stat(dir, &st) != 0)
@@ -81,45 +127,59 @@ static int existing(const char *dir, tg_error *err)
     if (!d)
         return tg_error_set(err, TG_EIO, dir, 0, "cannot read: %s",
                             strerror(errno));
-    int any = 0, rc = 0;
-    for (struct dirent *e; !rc && (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        any = 1;
-        if (!ours(e->d_name))
+    int rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+            names_add(prev, e->d_name))
+            rc = tg_error_set(err, TG_ENOMEM, dir, 0, "out of memory");
+    closedir(d);
+    if (rc || !prev->n)
+        return rc;
+    qsort(prev->v, (size_t)prev->n, sizeof *prev->v, cmp_name);
+    names files = {0};
+    int build = summary_files(dir, &files) == 0;
+    for (int i = 0; !rc && i < prev->n; i++) {
+        const char *name = prev->v[i];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        int file = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+        if (!build && !ours(name))
             rc = tg_error_set(err, TG_EINVAL, dir, 0,
                               "holds '%s', which a build does not write: "
                               "remove it or choose another folder",
-                              e->d_name);
+                              name);
+        else if (build && (!file || (strcmp(name, "summary.json") &&
+                                     !listed(&files, name))))
+            rc = tg_error_set(err, TG_EINVAL, dir, 0,
+                              "holds '%s', which the build there did not "
+                              "write (%s): remove it or choose another "
+                              "folder",
+                              name,
+                              file ? "its summary.json does not list it"
+                                   : "not a plain file");
     }
-    closedir(d);
-    if (rc || !any)
-        return rc;
-    size_t len = strlen(dir) + 16;
-    char *path = malloc(len);
-    if (!path)
-        return tg_error_set(err, TG_ENOMEM, dir, 0, "out of memory");
-    snprintf(path, len, "%s/summary.json", dir);
-    json_t *j = json_load_file(path, 0, NULL);
-    const char *f = json_string_value(json_object_get(j, "format"));
-    rc = f && !strcmp(f, SUMMARY_FORMAT)
-             ? 1
-             : tg_error_set(err, TG_EINVAL, dir, 0,
-                            "is not empty and holds no build (no "
-                            "summary.json of format \"" SUMMARY_FORMAT
-                            "\"): remove it or choose another folder");
-    json_decref(j);
-    free(path);
-    return rc;
+    names_free(&files);
+    if (!rc && !build)
+        rc = tg_error_set(err, TG_EINVAL, dir, 0,
+                          "is not empty and holds no build (no "
+                          "summary.json of format \"" SUMMARY_FORMAT
+                          "\"): remove it or choose another folder");
+    return rc ? rc : 1;
 }
 
-/* Remove folder `dir` and the files in it that a build writes. */
-static void remove_build(const char *dir)
+/* Remove folder `dir` and the files in it that a build writes: the
+ * hidden temporaries of a build and its files, those of `files` when
+ * given (a previous build, each name checked by existing), else those
+ * named as a build names them (the stage of this one). */
+static void remove_build(const char *dir, const names *files)
 {
     DIR *d = opendir(dir);
     if (d) {
         for (struct dirent *e; (e = readdir(d));)
-            if (ours(e->d_name) || e->d_name[0] == '.') {
+            if (files ? listed(files, e->d_name)
+                      : ours(e->d_name) || e->d_name[0] == '.') {
+                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                    continue;
                 char path[4096];
                 snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
                 unlink(path);
@@ -311,11 +371,14 @@ int tg_build_write(const tg_build *b, const char *dir, const char *profile,
     char parent[4096];
     snprintf(parent, sizeof parent, "%.*s", plen ? plen : 1, plen ? path : ".");
 
-    int previous = existing(path, err), rc = previous < 0 ? previous : 0;
+    names prev = {0}; /* the files of a previous build in DIR */
+    int previous = existing(path, &prev, err);
+    int rc = previous < 0 ? previous : 0;
     if (!rc && !mkdtemp(stage))
         rc = tg_error_set(err, TG_EIO, path, 0, "cannot create: %s",
                           strerror(errno));
     if (rc) {
+        names_free(&prev);
         free(path);
         free(stage);
         free(old);
@@ -339,13 +402,14 @@ int tg_build_write(const tg_build *b, const char *dir, const char *profile,
         }
     }
     if (rc)
-        remove_build(stage);
+        remove_build(stage, NULL);
     if (previous == 1 && !rc)
-        remove_build(old); /* the previous build, now aside */
+        remove_build(old, &prev); /* the previous build, now aside */
     else if (previous == 1)
         rmdir(old); /* empty, unless the previous build could not be put
                      * back, when it stays there */
     sync_dir(parent);
+    names_free(&prev);
     free(path);
     free(stage);
     free(old);

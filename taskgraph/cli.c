@@ -1,6 +1,7 @@
 /* cli.c: argument and output helpers for the taskgraph command (also
  * compiled into the greedymap command). */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -33,6 +34,17 @@ int cli_usage_error(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, " (see '%s --help')\n", cli_name);
     return CLI_EXIT_USAGE;
+}
+
+int cli_getopt_error(char **argv, int c)
+{
+    if (c == ':')
+        return cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+    if (optopt) /* an unknown letter, maybe among others: "-x", "-hx" */
+        return cli_usage_error("unknown option '-%c'", optopt);
+    /* An unknown long option, "--bogus" or "--bogus=VALUE". */
+    const char *w = argv[optind - 1];
+    return cli_usage_error("unknown option '%.*s'", (int)strcspn(w, "="), w);
 }
 
 int cli_main(const char *prog, const char *help, const cli_command *commands,

@@ -31,6 +31,10 @@ extern const char *cli_name;
 int cli_fail(const tg_error *err);
 /* Print "NAME: message" and "(see NAME --help)"; returns 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The usage error for ':' (a missing value) or '?' (an unknown option)
+ * from getopt_long with an optstring that starts with ':': the option
+ * named as written ("-x", "--bogus"), never by a value after it. */
+int cli_getopt_error(char **argv, int c);
 
 /* Parse option values; on failure print a usage error and return -1. */
 int cli_u64(const char *opt, const char *s, uint64_t min, uint64_t max,

@@ -194,11 +194,8 @@ int cmd_build(int argc, char **argv)
             else if (cli_int("--phase", optarg, 1, INT32_MAX, &o.phase))
                 return CLI_EXIT_USAGE;
             break;
-        case ':':
-            return cli_usage_error("option '%s' needs a value",
-                                   argv[optind - 1]);
-        default:
-            return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+        default: /* ':' or '?' */
+            return cli_getopt_error(argv, c);
         }
     }
     if (optind == argc)

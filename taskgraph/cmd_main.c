@@ -38,7 +38,7 @@ static const char convert_help[] =
     "  --to FORMAT          json, metis or scotch\n"
     "  --mtx-weights W      Matrix Market entries weigh 1 (pattern, the\n"
     "                       default) or |value| rounded (values)\n"
-    "Types and layers survive only in .tg.json.\n";
+    "Types, layers and the grid survive only in .tg.json.\n";
 
 static const char info_help[] =
     "usage: taskgraph info FILE [--from FORMAT] [--mtx-weights W]\n"
@@ -82,6 +82,18 @@ typedef struct args {
     tg_format to;
 } args;
 
+/* The usage error for an option getopt_long returned as c (li: the index
+ * of its long form, or -1) that the subcommand does not take: named as
+ * written, "--to" or "-o", never by the value getopt_long took with it. */
+static int refuse_option(char **argv, int c, int li)
+{
+    if (c == ':' || c == '?')
+        return cli_getopt_error(argv, c);
+    return li >= 0 ? cli_usage_error("unknown option '--%s'",
+                                     longopts[li].name)
+                   : cli_usage_error("unknown option '-%c'", c);
+}
+
 /* Parse argv (argv[0] is the subcommand) allowing the options in `allowed`
  * (a string of short letters, with 'F','T','M','W' for --from, --to,
  * --mtx-weights, --weights).  Returns -1 when it printed help, or the exit
@@ -94,17 +106,16 @@ static int parse(int argc, char **argv, const char *help, const char *allowed,
     optind = 1;
     int c, li = -1;
     while ((c = getopt_long(argc, argv, ":ho:", longopts, &li)) != -1) {
+        int long_index = li;
+        li = -1; /* getopt_long sets it only for a long option */
         char letter = c == OPT_FROM ? 'F' : c == OPT_TO ? 'T'
                     : c == OPT_MTX ? 'M' : c == OPT_WEIGHTS ? 'W' : (char)c;
         if (c == 'h') {
             fputs(help, stdout);
             return -1;
         }
-        if (c == ':')
-            return cli_usage_error("option '%s' needs a value",
-                                   argv[optind - 1]);
-        if (c == '?' || !strchr(allowed, letter))
-            return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+        if (c == ':' || c == '?' || !strchr(allowed, letter))
+            return refuse_option(argv, c, long_index);
         switch (c) {
         case 'o': a->output = optarg; break;
         case OPT_WEIGHTS: a->weights = optarg; break;

@@ -59,11 +59,8 @@ static int parse(int argc, char **argv, const char *help,
                 break;
             }
             return cli_usage_error("unknown option '-o'");
-        case ':':
-            return cli_usage_error("option '%s' needs a value",
-                                   argv[optind - 1]);
-        default:
-            return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+        default: /* ':' or '?' */
+            return cli_getopt_error(argv, c);
         }
     }
     return 0;
@@ -303,34 +300,93 @@ static void print_types(const tg_profile *p, const tg_prof_type_stats *s,
     }
 }
 
-/* Per phase: its time, calls and bytes over every type and rank. */
+/* Index of `phase` in p->phases (ascending, as the reader checks), or
+ * -1. */
+static int phase_index(const tg_profile *p, int phase)
+{
+    int lo = 0, hi = p->nphases;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (p->phases[mid] < phase)
+            lo = mid + 1;
+        else if (p->phases[mid] > phase)
+            hi = mid;
+        else
+            return mid;
+    }
+    return -1;
+}
+
+/* A phase's totals over every type and rank. */
+typedef struct phase_sum {
+    uint64_t ns, calls, bytes;
+} phase_sum;
+
+/* a += b; 1 when it overflows. */
+static int add(uint64_t *a, uint64_t b)
+{
+    return __builtin_add_overflow(*a, b, a);
+}
+
+static int add_rows(uint64_t *sum, const tg_prof_row *row, int n)
+{
+    int over = 0;
+    for (int i = 0; i < n; i++)
+        over |= add(sum, row[i].bytes);
+    return over;
+}
+
+/* Per phase: its time, calls and bytes over every type and rank, what
+ * tg_profile_phase and tg_profile_stats would give for each phase, but
+ * in one pass over the ranks and records for all the phases: a pass per
+ * phase costs phases x world_size. */
 static int print_phases(const tg_profile *p)
 {
     if (!p->nphases)
         return 0;
+    phase_sum *sum = calloc((size_t)p->nphases, sizeof *sum);
+    if (!sum)
+        return cli_usage_error("out of memory");
+    int p2p = tg_profile_type(p, "p2p"), rma = tg_profile_type(p, "rma");
+    int over = 0;
+    for (int r = 0; r < p->world_size; r++) {
+        const tg_prof_rank *rk = &p->ranks[r];
+        for (int i = 0; rk->present && i < rk->nphases; i++) {
+            const tg_prof_phase *ph = &rk->phases[i];
+            int k = phase_index(p, ph->phase);
+            if (k < 0)
+                continue;
+            for (int t = 0; t < p->ntypes; t++) {
+                over |= add(&sum[k].ns, ph->ns[t]);
+                over |= add(&sum[k].calls, ph->calls[t]);
+            }
+            if (p2p >= 0)
+                over |= add_rows(&sum[k].bytes, ph->sent, ph->nsent);
+            if (rma >= 0)
+                over |= add_rows(&sum[k].bytes, ph->rma, ph->nrma);
+        }
+    }
+    for (int c = 0; c < p->ncomms; c++) {
+        const tg_prof_comm *cm = &p->comms[c];
+        for (int i = 0; i < cm->nphase_colls; i++) {
+            int k = phase_index(p, cm->phase_colls[i].phase);
+            if (k >= 0)
+                over |= add(&sum[k].bytes, cm->phase_colls[i].bytes);
+        }
+    }
+    if (over) {
+        free(sum);
+        tg_error err;
+        tg_error_set(&err, TG_EOVERFLOW, "", 0,
+                     "a total exceeds 2^64 - 1");
+        return cli_fail(&err);
+    }
     printf("\n%-20s %12s %12s %16s\n", "phase", "time (s)", "calls",
            "bytes");
-    for (int i = 0; i < p->nphases; i++) {
-        tg_profile *ph;
-        tg_prof_type_stats *s;
-        tg_error err;
-        if (tg_profile_phase(p, p->phases[i], &ph, &err))
-            return cli_fail(&err);
-        if (tg_profile_stats(ph, &s, &err)) {
-            tg_profile_free(ph);
-            return cli_fail(&err);
-        }
-        uint64_t ns = 0, calls = 0, bytes = 0;
-        for (int t = 0; t < ph->ntypes; t++) {
-            ns += s[t].ns;
-            calls += s[t].calls;
-            bytes += s[t].bytes;
-        }
-        printf("%-20d %12.6f %12" PRIu64 " %16" PRIu64 "\n", p->phases[i],
-               1e-9 * (double)ns, calls, bytes);
-        tg_profile_stats_free(s, ph->ntypes);
-        tg_profile_free(ph);
-    }
+    for (int k = 0; k < p->nphases; k++)
+        printf("%-20d %12.6f %12" PRIu64 " %16" PRIu64 "\n", p->phases[k],
+               1e-9 * (double)sum[k].ns, sum[k].calls, sum[k].bytes);
+    free(sum);
     return 0;
 }
 

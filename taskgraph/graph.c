@@ -148,8 +148,11 @@ int tg_graph_add_type(tg_graph *g, const char *name, double factor,
     return 0;
 }
 
-int tg_graph_add_layer(tg_graph *g, const char *name, tg_graph *layer,
-                       tg_error *err)
+/* tg_graph_add_layer, the name compared with the other layers' when
+ * `check` (a pass over them: a caller adding many layers checks their
+ * names itself, by a hash, not in quadratic time). */
+static int add_layer(tg_graph *g, const char *name, tg_graph *layer,
+                     int check, tg_error *err)
 {
     int rc = 0;
     if (layer->n != g->n)
@@ -159,7 +162,7 @@ int tg_graph_add_layer(tg_graph *g, const char *name, tg_graph *layer,
     else if (layer->nlayers)
         rc = tg_error_set(err, TG_EINVAL, NULL, 0,
                           "layer '%s' has layers of its own", name);
-    for (int i = 0; !rc && i < g->nlayers; i++)
+    for (int i = 0; !rc && check && i < g->nlayers; i++)
         if (strcmp(g->layers[i].name, name) == 0)
             rc = tg_error_set(err, TG_EINVAL, NULL, 0,
                               "two layers are called '%s'", name);
@@ -184,6 +187,18 @@ int tg_graph_add_layer(tg_graph *g, const char *name, tg_graph *layer,
     return 0;
 }
 
+int tg_graph_add_layer(tg_graph *g, const char *name, tg_graph *layer,
+                       tg_error *err)
+{
+    return add_layer(g, name, layer, 1, err);
+}
+
+int tg_graph_add_layer_unique(tg_graph *g, const char *name,
+                              tg_graph *layer, tg_error *err)
+{
+    return add_layer(g, name, layer, 0, err);
+}
+
 int tg_graph_copy(const tg_graph *g, tg_graph **out, tg_error *err)
 {
     int64_t arcs = g->xadj[g->n];
@@ -200,7 +215,7 @@ int tg_graph_copy(const tg_graph *g, tg_graph **out, tg_error *err)
         tg_graph *l;
         rc = tg_graph_copy(g->layers[i].graph, &l, err);
         if (!rc)
-            rc = tg_graph_add_layer(c, g->layers[i].name, l, err);
+            rc = tg_graph_add_layer_unique(c, g->layers[i].name, l, err);
     }
     if (!rc)
         rc = tg_graph_set_grid(c, g->grid.ndims, g->grid.dims,

@@ -15,7 +15,8 @@
  *
  * Each undirected edge appears once as [a, b, weight] with a < b and
  * 0 < weight <= 2^63 - 1.  "types", "layers" and "grid" are optional.
- * "grid" (tg_grid) says the tasks form a Cartesian grid; it may carry
+ * "grid" (tg_grid) says the tasks form a Cartesian grid, each of its
+ * "periods" 0 or 1 (periodic); it may carry
  * "tasks": [t0, t1, ...], the task at each grid position, when that is not
  * the identity.
  *
@@ -25,6 +26,8 @@
  * still encodes every string (type names). */
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,8 +133,10 @@ int tg_write_json(const char *path, const tg_graph *g, tg_error *err)
  * text where tg_json_edge_spans found the plain form. */
 typedef struct edge_src {
     json_t *array;            /* jansson's, when span is NULL */
-    const char *text;         /* the file's text, for a span */
+    const tg_text *t;         /* the file's text: a span's, and lines */
     const tg_edge_span *span;
+    tg_json_step at[3];       /* the array's path, for lines */
+    int depth;
 } edge_src;
 
 static size_t edge_count(const edge_src *src)
@@ -147,7 +152,7 @@ static int edge_get(const edge_src *src, size_t i, size_t *pos,
     if (src->span) {
         if (i == 0)
             *pos = src->span->start;
-        return tg_edge_span_next(src->text, src->span, pos, v);
+        return tg_edge_span_next(src->t->buf, src->span, pos, v);
     }
     json_t *e = json_array_get(src->array, i);
     json_t *j[3] = {json_array_get(e, 0), json_array_get(e, 1),
@@ -159,6 +164,35 @@ static int edge_get(const edge_src *src, size_t i, size_t *pos,
     for (int k = 0; k < 3; k++)
         v[k] = json_integer_value(j[k]);
     return 0;
+}
+
+/* The line where the value at `at` (depth steps), and then element
+ * `index` of it when index >= 0, starts in the file: found only when
+ * there is something to report. */
+static long line_of(const tg_text *t, const tg_json_step *at, int depth,
+                    long index)
+{
+    tg_json_step path[8];
+    memcpy(path, at, (size_t)depth * sizeof *path);
+    if (index >= 0)
+        path[depth++] = (tg_json_step){NULL, (size_t)index};
+    return tg_json_line(t->buf, t->len, path, depth);
+}
+
+/* Report a problem with edge i of src at its line: "WHERE[i]: TEXT". */
+__attribute__((format(printf, 6, 7))) static int
+edge_error(tg_error *err, const char *path, const edge_src *src,
+           const char *where, size_t i, const char *fmt, ...)
+{
+    char text[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return tg_error_set(err, TG_EPARSE, path,
+                        err ? line_of(src->t, src->at, src->depth, (long)i)
+                            : 0,
+                        "%s[%zu]: %s", where, i, text);
 }
 
 /* The builder merged a repeated edge: find the second listing of a pair
@@ -180,9 +214,8 @@ static int name_repeated_edge(const char *path, const edge_src *src,
         while (g->adjncy[arc] != b)
             arc++;
         if (seen[arc]++) {
-            rc = tg_error_set(err, TG_EPARSE, path, 0,
-                              "%s[%zu]: edge %d-%d is listed twice", where, i,
-                              a, b);
+            rc = edge_error(err, path, src, where, i,
+                            "edge %d-%d is listed twice", a, b);
             break;
         }
     }
@@ -196,7 +229,9 @@ static int read_edges(const char *path, const edge_src *src,
                       tg_error *err)
 {
     if (!src->span && !json_is_array(src->array))
-        return tg_error_set(err, TG_EPARSE, path, 0,
+        return tg_error_set(err, TG_EPARSE, path,
+                            err ? line_of(src->t, src->at, src->depth, -1)
+                                : 0,
                             "%s: must be an array of [a, b, weight]", where);
     tg_builder *b = tg_builder_new(n);
     if (!b)
@@ -206,24 +241,21 @@ static int read_edges(const char *path, const edge_src *src,
     for (size_t i = 0; i < count && !rc; i++) {
         int64_t v[3];
         if (edge_get(src, i, &pos, v)) {
-            rc = tg_error_set(err, TG_EPARSE, path, 0,
-                              "%s[%zu]: must be [a, b, weight] with three "
-                              "integers", where, i);
+            rc = edge_error(err, path, src, where, i,
+                            "must be [a, b, weight] with three integers");
             break;
         }
         int64_t a = v[0], bb = v[1], w = v[2];
         if (a < 0 || a >= n || bb < 0 || bb >= n)
-            rc = tg_error_set(err, TG_EPARSE, path, 0,
-                              "%s[%zu]: task id outside 0..%d", where, i,
-                              n - 1);
+            rc = edge_error(err, path, src, where, i,
+                            "task id outside 0..%d", n - 1);
         else if (a >= bb)
-            rc = tg_error_set(err, TG_EPARSE, path, 0,
-                              "%s[%zu]: [%lld, %lld, ...] must have a < b",
-                              where, i, (long long)a, (long long)bb);
+            rc = edge_error(err, path, src, where, i,
+                            "[%lld, %lld, ...] must have a < b",
+                            (long long)a, (long long)bb);
         else if (w <= 0)
-            rc = tg_error_set(err, TG_EPARSE, path, 0,
-                              "%s[%zu]: weight %lld must be positive", where,
-                              i, (long long)w);
+            rc = edge_error(err, path, src, where, i,
+                            "weight %lld must be positive", (long long)w);
         else
             rc = tg_builder_add(b, (int)a, (int)bb, (uint64_t)w, err);
     }
@@ -243,15 +275,49 @@ static int read_edges(const char *path, const edge_src *src,
     return 0;
 }
 
+/* The span of each edge array by layer, found once: span[0] the graph's
+ * own "edges", span[1 + i] layers[i]'s; -1 where the array is not in
+ * the plain form (jansson's tree holds it).  So that each layer finds
+ * its span in O(1), not by a pass over all the spans. */
+typedef struct span_index {
+    int *span;
+    int nlayers;
+} span_index;
+
+static int span_index_make(span_index *ix, const tg_edge_spans *sp,
+                           size_t nlayers)
+{
+    ix->nlayers = (int)nlayers;
+    ix->span = malloc((nlayers + 1) * sizeof *ix->span);
+    if (!ix->span)
+        return -1;
+    for (size_t i = 0; i <= nlayers; i++)
+        ix->span[i] = -1;
+    for (int i = sp->n - 1; i >= 0; i--) /* the first span of a layer */
+        if (sp->v[i].layer >= -1 && sp->v[i].layer < ix->nlayers)
+            ix->span[sp->v[i].layer + 1] = i;
+    return 0;
+}
+
 /* The source of the edges of `layer` (-1: the graph's): its span when it
  * has one, else jansson's value. */
 static edge_src edges_of(const tg_text *t, const tg_edge_spans *sp,
-                         int layer, json_t *array)
+                         const span_index *ix, int layer, json_t *array)
 {
-    for (int i = 0; i < sp->n; i++)
-        if (sp->v[i].layer == layer)
-            return (edge_src){NULL, t->buf, &sp->v[i]};
-    return (edge_src){array, NULL, NULL};
+    edge_src src = {array, t, NULL, {{NULL, 0}}, 0};
+    int k = layer >= -1 && layer < ix->nlayers ? ix->span[layer + 1] : -1;
+    if (k >= 0) {
+        src.array = NULL;
+        src.span = &sp->v[k];
+    }
+    if (layer < 0) {
+        src.at[src.depth++] = (tg_json_step){"edges", 0};
+    } else {
+        src.at[src.depth++] = (tg_json_step){"layers", 0};
+        src.at[src.depth++] = (tg_json_step){NULL, (size_t)layer};
+        src.at[src.depth++] = (tg_json_step){"edges", 0};
+    }
+    return src;
 }
 
 static int read_types(const char *path, json_t *types, tg_graph *g,
@@ -281,33 +347,52 @@ static int read_types(const char *path, json_t *types, tg_graph *g,
 
 static int read_layers(const char *path, json_t *layers,
                        const tg_text *t, const tg_edge_spans *sp,
-                       tg_graph *g, tg_error *err)
+                       const span_index *ix, tg_graph *g, tg_error *err)
 {
     if (!layers)
         return 0;
     if (!json_is_array(layers))
         return tg_error_set(err, TG_EPARSE, path, 0,
                             "layers: must be an array");
-    for (size_t i = 0; i < json_array_size(layers); i++) {
+    /* The names so far, a hash: a pass over them per layer
+     * (tg_graph_add_layer's check) takes quadratic time. */
+    json_t *names = json_object();
+    if (!names)
+        return tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < json_array_size(layers) && !rc; i++) {
         json_t *l = json_array_get(layers, i);
         json_t *name = json_object_get(l, "name");
-        if (!json_is_string(name))
-            return tg_error_set(err, TG_EPARSE, path, 0,
-                                "layers[%zu]: needs a \"name\" string", i);
+        if (!json_is_string(name)) {
+            rc = tg_error_set(err, TG_EPARSE, path, 0,
+                              "layers[%zu]: needs a \"name\" string", i);
+            break;
+        }
+        const char *s = json_string_value(name);
+        if (json_object_get(names, s)) {
+            tg_json_step at[3] = {{"layers", 0}, {NULL, i}, {"name", 0}};
+            rc = tg_error_set(err, TG_EINVAL, path,
+                              err ? tg_json_line(t->buf, t->len, at, 3) : 0,
+                              "two layers are called '%s'", s);
+            break;
+        }
+        if (json_object_set_new_nocheck(names, s, json_true())) {
+            rc = tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+            break;
+        }
         char where[64];
         snprintf(where, sizeof where, "layers[%zu].edges", i);
         tg_graph *lg;
-        edge_src src = edges_of(t, sp, (int)i, json_object_get(l, "edges"));
-        int rc = read_edges(path, &src, where, g->n, &lg, err);
+        edge_src src = edges_of(t, sp, ix, (int)i,
+                                json_object_get(l, "edges"));
+        rc = read_edges(path, &src, where, g->n, &lg, err);
         if (!rc)
-            rc = tg_graph_add_layer(g, json_string_value(name), lg, err);
-        if (rc) {
-            if (err && !err->source[0])
-                snprintf(err->source, sizeof err->source, "%s", path);
-            return rc;
-        }
+            rc = tg_graph_add_layer_unique(g, s, lg, err);
+        if (rc && err && !err->source[0])
+            snprintf(err->source, sizeof err->source, "%s", path);
     }
-    return 0;
+    json_decref(names);
+    return rc;
 }
 
 /* An int array of exactly `len` members (len < 0: any length up to
@@ -329,8 +414,8 @@ static long int_array(json_t *a, long len, long max, int *v)
     return (long)n;
 }
 
-static int read_grid(const char *path, json_t *grid, tg_graph *g,
-                     tg_error *err)
+static int read_grid(const char *path, const tg_text *t, json_t *grid,
+                     tg_graph *g, tg_error *err)
 {
     if (!grid)
         return 0;
@@ -348,6 +433,15 @@ static int read_grid(const char *path, json_t *grid, tg_graph *g,
         return tg_error_set(err, TG_EPARSE, path, 0,
                             "grid: needs \"periods\", %ld integers (0 or 1)",
                             nd);
+    for (long i = 0; i < nd; i++)
+        if (periods[i] != 0 && periods[i] != 1) {
+            tg_json_step at[3] = {{"grid", 0}, {"periods", 0},
+                                  {NULL, (size_t)i}};
+            return tg_error_set(err, TG_EPARSE, path,
+                                err ? tg_json_line(t->buf, t->len, at, 3) : 0,
+                                "grid.periods[%ld]: %d must be 0 or 1 (1: "
+                                "periodic)", i, periods[i]);
+        }
     int *task = NULL;
     if (jt) {
         task = malloc((size_t)(g->n ? g->n : 1) * sizeof *task);
@@ -465,6 +559,7 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
                             "%s", jerr.text);
     }
     tg_graph *g = NULL;
+    span_index ix = {NULL, 0};
     json_t *format = json_object_get(root, "format");
     json_t *version = json_object_get(root, "version");
     json_t *tasks = json_object_get(root, "tasks");
@@ -490,17 +585,26 @@ int tg_read_json(const char *path, tg_graph **out, tg_error *err)
                          json_object_get(root, "layers"), err))
         rc = TG_EPARSE;
     else {
-        edge_src src = edges_of(&t, &sp, -1, json_object_get(root, "edges"));
+        json_t *layers = json_object_get(root, "layers");
+        if (span_index_make(&ix, &sp, json_is_array(layers)
+                                          ? json_array_size(layers)
+                                          : 0))
+            rc = tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
+    }
+    if (!rc) {
+        edge_src src = edges_of(&t, &sp, &ix, -1,
+                                json_object_get(root, "edges"));
         rc = read_edges(path, &src, "edges", (int)json_integer_value(tasks),
                         &g, err);
     }
     if (!rc)
         rc = read_types(path, json_object_get(root, "types"), g, err);
     if (!rc)
-        rc = read_layers(path, json_object_get(root, "layers"), &t, &sp, g,
-                         err);
+        rc = read_layers(path, json_object_get(root, "layers"), &t, &sp, &ix,
+                         g, err);
     if (!rc)
-        rc = read_grid(path, json_object_get(root, "grid"), g, err);
+        rc = read_grid(path, &t, json_object_get(root, "grid"), g, err);
+    free(ix.span);
     json_decref(root);
     tg_edge_spans_free(&sp);
     tg_text_free(&t);

@@ -363,13 +363,22 @@ static int read_facts(reader *r, json_t *o, tg_prof_rank *rk)
     return rc;
 }
 
-/* Member `key` (at the current path) as one of the profile's phases. */
+/* Member "phase" of o (at the current path) as one of the profile's
+ * phases: a binary search, read_phases having checked that they ascend,
+ * so that many phases and many records cost no quadratic time. */
 static int phase_member(reader *r, json_t *o, int *phase)
 {
     int rc = int_member(r, o, "phase", 1, INT32_MAX, phase);
     int known = 0;
-    for (int i = 0; i < r->p->nphases && !known && !rc; i++)
-        known = r->p->phases[i] == *phase;
+    for (int lo = 0, hi = r->p->nphases; lo < hi && !known && !rc;) {
+        int mid = lo + (hi - lo) / 2;
+        if (r->p->phases[mid] < *phase)
+            lo = mid + 1;
+        else if (r->p->phases[mid] > *phase)
+            hi = mid;
+        else
+            known = 1;
+    }
     if (!rc && !known) {
         push_key(r, "phase");
         rc = bad(r, "phase %d is not in the profile's \"phases\"", *phase);

@@ -1,8 +1,8 @@
 /* profile_scan.c: finding places in JSON text without building a tree:
  * the line where a value starts (for messages about values jansson has
  * parsed, which carry no position), and the top-level "format" among a
- * file's first bytes (to tell a profile from a task graph before reading
- * it).  The text may be cut short or not be JSON at all, so every step
+ * file's first bytes, or in the whole file when it is not there (to tell a
+ * profile from a task graph before reading it).  The text may be cut short or not be JSON at all, so every step
  * checks its bounds and gives up cleanly. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,8 @@
 
 #include "profile_internal.h"
 
-/* How much of a file tg_profile_sniff looks at. */
+/* How much of a file tg_profile_sniff looks at first: the whole file
+ * only when its top-level "format" is not there. */
 #define SNIFF_BYTES 65536
 
 typedef struct scan {
@@ -108,8 +109,99 @@ static int member_key(scan *s, const char **k, size_t *klen)
     return 0;
 }
 
+/* The value of the 4 hexadecimal digits at p (before end), or -1. */
+static long hex4(const char *p, const char *end)
+{
+    long v = 0;
+    for (int i = 0; i < 4; i++, p++) {
+        if (p >= end)
+            return -1;
+        int c = *p, d = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : -1;
+        if (d < 0)
+            return -1;
+        v = 16 * v + d;
+    }
+    return v;
+}
+
+/* Code point u in UTF-8 into buf; its length. */
+static size_t utf8(long u, char *buf)
+{
+    if (u < 0x80) {
+        buf[0] = (char)u;
+        return 1;
+    }
+    if (u < 0x800) {
+        buf[0] = (char)(0xC0 | (u >> 6));
+        buf[1] = (char)(0x80 | (u & 0x3F));
+        return 2;
+    }
+    if (u < 0x10000) {
+        buf[0] = (char)(0xE0 | (u >> 12));
+        buf[1] = (char)(0x80 | ((u >> 6) & 0x3F));
+        buf[2] = (char)(0x80 | (u & 0x3F));
+        return 3;
+    }
+    buf[0] = (char)(0xF0 | (u >> 18));
+    buf[1] = (char)(0x80 | ((u >> 12) & 0x3F));
+    buf[2] = (char)(0x80 | ((u >> 6) & 0x3F));
+    buf[3] = (char)(0x80 | (u & 0x3F));
+    return 4;
+}
+
+/* 1 when the key as written, k[0..klen), is `key` (keylen bytes) once
+ * its escapes are decoded, as jansson decodes them: "\u0065dges" is
+ * "edges". */
+static int key_is(const char *k, size_t klen, const char *key,
+                  size_t keylen)
+{
+    if (!memchr(k, '\\', klen))
+        return klen == keylen && !memcmp(k, key, klen);
+    const char *p = k, *end = k + klen;
+    size_t j = 0;
+    while (p < end) {
+        char buf[4];
+        size_t n = 1;
+        if (*p != '\\')
+            buf[0] = *p++;
+        else if (p + 1 >= end)
+            return 0;
+        else {
+            char c = p[1];
+            p += 2;
+            const char *plain = strchr("\"\\/", c);
+            const char *named = strchr("bfnrt", c);
+            if (c && plain)
+                buf[0] = c;
+            else if (c && named)
+                buf[0] = "\b\f\n\r\t"[named - "bfnrt"];
+            else if (c == 'u') {
+                long u = hex4(p, end), lo;
+                if (u < 0)
+                    return 0;
+                p += 4;
+                if (u >= 0xD800 && u < 0xDC00 && end - p >= 6 &&
+                    p[0] == '\\' && p[1] == 'u' &&
+                    (lo = hex4(p + 2, end)) >= 0xDC00 && lo < 0xE000) {
+                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                    p += 6;
+                }
+                n = utf8(u, buf);
+            } else
+                return 0;
+        }
+        if (n > keylen - j || memcmp(key + j, buf, n))
+            return 0;
+        j += n;
+    }
+    return j == keylen;
+}
+
 /* At an object: move to the value of member `key`; 0, or -1 if absent.
- * Keys are compared as written (the keys looked for need no escapes). */
+ * Keys are compared with their escapes decoded. */
 static int member(scan *s, const char *key)
 {
     size_t klen = strlen(key);
@@ -122,7 +214,7 @@ static int member(scan *s, const char *key)
         size_t n;
         if (member_key(s, &k, &n))
             return -1;
-        if (n == klen && !memcmp(k, key, klen))
+        if (key_is(k, n, key, klen))
             return 0;
         if (skip_item(s))
             return -1;
@@ -171,14 +263,46 @@ int tg_json_top_string(const char *text, size_t len, const char *key,
     return 1;
 }
 
+/* The rest of fp after the `have` bytes already in *buf (of SNIFF_BYTES),
+ * into a bigger *buf; the total length, or 0 when it cannot be read. */
+static size_t read_rest(FILE *fp, char **buf, size_t have)
+{
+    size_t cap = have;
+    for (;;) {
+        if (have == cap) {
+            if (cap > SIZE_MAX / 2)
+                return 0;
+            char *b = realloc(*buf, 2 * cap);
+            if (!b)
+                return 0;
+            *buf = b;
+            cap *= 2;
+        }
+        size_t got = fread(*buf + have, 1, cap - have, fp);
+        have += got;
+        if (got == 0)
+            return ferror(fp) ? 0 : have;
+    }
+}
+
 int tg_profile_sniff(const char *path)
 {
     FILE *fp = fopen(path, "rb");
     char *buf = fp ? malloc(SNIFF_BYTES) : NULL;
     size_t n = buf ? fread(buf, 1, SNIFF_BYTES, fp) : 0;
-    char format[sizeof TG_PROFILE_FORMAT];
-    int yes = tg_json_top_string(buf, n, "format", format, sizeof format) &&
-              !strcmp(format, TG_PROFILE_FORMAT);
+    /* Room for any format this code knows, and then some: a longer
+     * value is no profile's. */
+    char format[64];
+    int found = tg_json_top_string(buf, n, "format", format, sizeof format);
+    if (!found && n == SNIFF_BYTES) {
+        /* "format" is not among the first bytes (a profile passed through
+         * `jq -S` has it after "communicators"), or the value there is cut
+         * short: decide from the whole file.  Files this program writes
+         * say their format first and never come here. */
+        n = read_rest(fp, &buf, n);
+        found = tg_json_top_string(buf, n, "format", format, sizeof format);
+    }
+    int yes = found && !strcmp(format, TG_PROFILE_FORMAT);
     free(buf);
     if (fp)
         fclose(fp);

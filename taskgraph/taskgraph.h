@@ -230,7 +230,8 @@ int tg_read(const char *path, const tg_read_options *opts, tg_graph **out,
             tg_error *err);
 /* Write a graph atomically (temporary file in the same folder, renamed into
  * place).  format UNKNOWN: from the extension.  METIS and Scotch files hold
- * only the combined graph; types and layers survive only in JSON. */
+ * only the combined graph; types, layers and the grid survive only in
+ * JSON. */
 int tg_write(const char *path, tg_format format, const tg_graph *g,
              tg_error *err);
 
@@ -436,9 +437,11 @@ typedef struct tg_profile {
 int tg_profile_read(const char *path, tg_profile **out, tg_error *err);
 void tg_profile_free(tg_profile *p);
 
-/* 1 when the file is a JSON object whose "format" (among its first 64 KiB)
- * is TG_PROFILE_FORMAT; 0 otherwise (unreadable included).  To tell a
- * profile from a task graph before reading either. */
+/* 1 when the file is a JSON object whose top-level "format" is
+ * TG_PROFILE_FORMAT; 0 otherwise (unreadable included).  To tell a
+ * profile from a task graph before reading either: it looks at the first
+ * 64 KiB, and reads on through the whole file only when "format" is not
+ * among them (a file whose members were sorted, `jq -S`). */
 int tg_profile_sniff(const char *path);
 
 /* The profile of phase `phase` alone (one of p->phases): every present
@@ -635,8 +638,9 @@ int tg_build_sends(const tg_profile *p, const tg_build_options *o,
  * DIR/summary.json ("topomap-build-summary", topomap-formats(5)), naming
  * `profile` as their source.  All or nothing: the files are written into
  * a hidden folder beside DIR, which then becomes DIR.  DIR may not exist,
- * be empty, or hold a previous build (only files a build writes), which
- * is replaced; anything else is refused. */
+ * be empty, or hold a previous build (its summary.json, and only files
+ * that summary.json's "files" lists), which is replaced; anything else
+ * is refused, naming the first entry that does not belong. */
 int tg_build_write(const tg_build *b, const char *dir, const char *profile,
                    const tg_format *formats, int nformats, tg_error *err);
 

@@ -13,6 +13,12 @@
  * entries; xadj is zeroed.  NULL when out of memory. */
 tg_graph *tg_graph_alloc(int n, int64_t arcs);
 
+/* tg_graph_add_layer for a caller that knows no layer of g is called
+ * `name` already (it checked, e.g. by a hash): no pass over g's layers,
+ * so that adding many layers takes no quadratic time. */
+int tg_graph_add_layer_unique(tg_graph *g, const char *name,
+                              tg_graph *layer, tg_error *err);
+
 /* Build a graph from per-task adjacency already in CSR form but possibly
  * unsorted (for readers): sorts each row by neighbour.  Takes ownership of
  * nothing; returns TG_ENOMEM only. */

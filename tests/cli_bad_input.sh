@@ -33,6 +33,16 @@ bad cplx.mtx       '%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2
 # JSON.
 bad syntax.tg.json '{"format": "topomap-taskgraph",\n "version": 1,\n "tasks": [}\n' ':3:'
 bad ver.tg.json    '{"format": "topomap-taskgraph", "version": 9, "tasks": 1, "edges": []}' ': unsupported task-graph version'
+# An edge or a period that is wrong: at its line.
+tgj='{"format": "topomap-taskgraph", "version": 1, "tasks": 3,\n "edges": [\n  [0, 1, 5]'
+bad w0.tg.json     "$tgj"',\n  [1, 2, 0]\n ]}\n' ':4: edges[1]: weight 0 must be positive'
+bad id.tg.json     "$tgj"',\n  [1, 3, 1]\n ]}\n' ':4: edges[1]: task id outside 0..2'
+bad ab.tg.json     "$tgj"',\n  [2, 1, 1]\n ]}\n' ':4: edges[1]: [2, 1, ...] must have a < b'
+bad twice.tg.json  "$tgj"',\n  [1, 2, 1],\n  [0, 1, 2]\n ]}\n' ':5: edges[2]: edge 0-1 is listed twice'
+bad real.tg.json   "$tgj"',\n  [1, 2, 1.5]\n ]}\n' ':4: edges[1]: must be [a, b, weight] with three integers'
+bad layer.tg.json  "$tgj"'\n ],\n "layers": [{"name": "p2p", "edges": [\n  [0, 1, 0]]}]}\n' ':6: layers[0].edges[0]: weight 0 must be positive'
+bad p7.tg.json     "$tgj"'\n ],\n "grid": {"dims": [3],\n  "periods": [7]}}\n' ':6: grid.periods[0]: 7 must be 0 or 1'
+bad pneg.tg.json   "$tgj"'\n ],\n "grid": {"dims": [3], "periods": [-5]}}\n' ':5: grid.periods[0]: -5 must be 0 or 1'
 
 # Unknown extensions, missing files, read-only formats.
 printf '1 2\n' > "$in/g.txt"
@@ -53,6 +63,14 @@ rm "$work/o/keep.graph"
 # Usage errors: exit 2 and a pointer to --help.
 expect_fail 2 "unknown command 'frobnicate'" $tg frobnicate
 expect_fail 2 "unknown option '--bogus'" $tg info --bogus "$work/g.graph"
+# An option the command does not take is named, not the value after it.
+expect_fail 2 "taskgraph info: unknown option '--to' (see 'taskgraph info --help')" $tg info "$work/g.graph" --to json
+expect_fail 2 "taskgraph info: unknown option '--to' (see" $tg info "$work/g.graph" --to=json
+expect_fail 2 "taskgraph convert: unknown option '-o' (see" $tg convert "$work/g.graph" "$work/o/x.graph" -o foo
+expect_fail 2 "taskgraph convert: unknown option '--output' (see" $tg convert "$work/g.graph" "$work/o/x.graph" --output foo
+expect_fail 2 "taskgraph combine: unknown option '--mtx-weights' (see" $tg combine "$work/g.graph" -o "$work/o/c.graph" --mtx-weights values
+expect_fail 2 "taskgraph info: unknown option '-x' (see" $tg info -x "$work/g.graph"
+expect_fail 2 "taskgraph info: unknown option '--bogus' (see" $tg info --bogus=1 "$work/g.graph"
 expect_fail 2 "unknown option '--bogus'" $tg gen stencil --dims 4 --bogus -o "$work/o/x.graph"
 expect_fail 2 "option '--dims' needs a value" $tg gen stencil --dims
 expect_fail 2 "--dims wants sizes like 16x16x16" $tg gen stencil --dims 4xx4 -o "$work/o/x.graph"

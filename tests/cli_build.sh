@@ -79,6 +79,30 @@ expect_fail 1 "taskgraph: $work/mine: holds 'notes.txt', which a build does not 
   $tg build "$d/build_p2p.json" -o "$work/mine"
 checks=$((checks + 1))
 [ "$(ls -A "$work/mine")" = notes.txt ] || fail "a refused build touched the folder"
+# A graph of the user's own in a previous build: a name a build might
+# write, but summary.json does not list it, so the build is refused and
+# the folder left alone.
+mine=$work/mine2
+expect_ok $tg build "$d/build_qbox.json" -o "$mine"
+expect_ok $tg gen stencil --dims 3x3 -o "$mine/my_precious.tg.json"
+cp "$mine/summary.json" "$work/summary.before"
+expect_fail 1 "taskgraph: $mine: holds 'my_precious.tg.json', which the build there did not write (its summary.json does not list it): remove it or choose another folder" \
+  $tg build "$d/build_qbox.json" -o "$mine" --allreduce-model ring
+checks=$((checks + 1))
+[ "$(ls -A "$mine" | tr '\n' ' ')" = "alltoall.tg.json my_precious.tg.json p2p.tg.json sum.tg.json summary.json wsum.tg.json " ] &&
+  cmp -s "$mine/summary.json" "$work/summary.before" || { fail "a refused build touched the folder:"; ls -A "$mine"; }
+# Nor is anything but a plain file taken for part of a build.
+rm -f "$mine/my_precious.tg.json"; mkdir -p "$mine/sum.grf"
+expect_fail 1 "taskgraph: $mine: holds 'sum.grf', which the build there did not write (not a plain file)" \
+  $tg build "$d/build_qbox.json" -o "$mine"
+rmdir "$mine/sum.grf"
+# Without the user's file, the previous build is replaced; a build whose
+# file the user removed is one too.
+rm "$mine/alltoall.tg.json"
+expect_ok $tg build "$d/build_p2p.json" -o "$mine"
+checks=$((checks + 1))
+[ "$(ls -A "$mine" | tr '\n' ' ')" = "p2p.tg.json sum.tg.json summary.json wsum.tg.json " ] ||
+  { fail "the previous build was not replaced:"; ls -A "$mine"; }
 # No type left: an error, nothing written, the previous build kept.
 expect_fail 1 "taskgraph: $d/build_coll8.json: no critical type: no time left" $tg build "$d/build_coll8.json" -o "$out"
 checks=$((checks + 1))

@@ -46,6 +46,71 @@ expect_ok $tg info "$p4.rank1"
 expect_output "ranks        1 of 4, a partial profile"
 expect_output "hosts        1: n0 (1 rank)"
 
+# Phases: profile_4.json split into phases 1, 3 and 7 (ranks 2 and 3
+# never changed phase: everything they recorded is phase 1's).  A phase's
+# line adds up every rank's time and calls of the phase, and its bytes:
+# p2p sent, rma, and its collective records.
+phased() { # phased WORLD_SIZE PHASES OUT
+  python3 - "$p4" "$@" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["world_size"] = int(sys.argv[2])
+p["phases"] = json.loads(sys.argv[3])
+t = lambda **kw: {k: {"ns": ns, "calls": c} for k, (ns, c) in kw.items()}
+p["ranks"][0]["phases"] = [
+    {"phase": 1, "types": t(p2p=(150000000, 6)), "sent": [[1, 3000, 3]],
+     "received": [], "rma": [[3, 64, 2]]},
+    {"phase": 3, "types": t(p2p=(50000000, 4), alltoall=(50000000, 2), rma=(5000000, 3)),
+     "sent": [[1, 1000, 1], [2, 100, 1]], "received": [[1, 4000, 4]], "rma": []}]
+p["ranks"][1]["phases"] = [
+    {"phase": 7, "types": t(p2p=(300000000, 8), bcast=(20000000, 1)),
+     "sent": [[0, 4000, 4]], "received": [], "rma": []}]
+c = p["communicators"]
+c[0]["phase_collectives"] = [dict(k, phase=3) for k in c[0]["collectives"] if k["rank"] == 0]
+c[1]["phase_collectives"] = [dict(k, phase=7) for k in c[1]["collectives"]
+                             if k["rank"] == 1 and k["type"] == "bcast"]
+json.dump(p, open(sys.argv[4], "w"), indent=1)
+PY
+}
+phase_line() { printf '%-20d %12.6f %12d %16d\n' "$@"; }
+# Phase 1: rank 0's, and all of ranks 2 and 3 with their records on
+# communicators 0 and 1 (64 + 80 + 80 bytes).
+{ phase_line 1 0.672 22 3353; phase_line 3 0.105 9 1164; phase_line 7 0.32 9 4030; } > "$work/want"
+phased 4 '[1, 3, 7]' "$work/phased.json"
+expect_ok $tg info "$work/phased.json"
+checks=$((checks + 1))
+sed -n '/^phase /,$p' "$work/out" | tail -n +2 | diff -u "$work/want" - ||
+  fail "info's phases of $work/phased.json"
+# 500 phases of a world of 200000 ranks, 4 of them present: the same
+# lines, and zeros for the phases no rank entered.  (A pass over the world
+# per phase took 3.5 s here; one pass over the ranks and records for
+# every phase takes 0.06 s.)
+phased 200000 "$(seq -s, 1 500 | sed 's/.*/[&]/')" "$work/phased500.json"
+expect_ok $tg info "$work/phased500.json"
+expect_output "ranks        4 of 200000, missing 4-199999"
+checks=$((checks + 1))
+sed -n '/^phase /,$p' "$work/out" | tail -n +2 > "$work/lines"
+[ "$(wc -l < "$work/lines")" -eq 500 ] || fail "info: $(wc -l < "$work/lines") phase lines, expected 500"
+checks=$((checks + 1))
+grep -E '^(1|3|7) ' "$work/lines" | diff -u "$work/want" - || fail "info's phases of $work/phased500.json"
+checks=$((checks + 1))
+[ "$(grep -cxE '[0-9]+ +0\.000000 +0 +0' "$work/lines")" -eq 497 ] || fail "info: phases no rank entered are not all 0"
+# A phase a rank or a record names is one of "phases", found in a long list.
+phased 4 "[$(seq -s, 3 2 4001)]" "$work/phased_bad.json"
+expect_fail 1 "ranks[0].phases[0].phase: phase 1 is not in the profile's \"phases\"" \
+  $tg info "$work/phased_bad.json"
+# "format" past the first 64 KiB (members sorted, as `jq -S` sorts them;
+# a long "comment" first): still a profile, for info as for matrix.
+python3 - "$p4" "$work/sorted.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["comment"] = "x" * 70000
+json.dump(p, open(sys.argv[2], "w"), sort_keys=True)
+PY
+expect_ok $tg info "$work/sorted.json"
+expect_output "ranks        4 of 4"
+expect_output "world size   4"
+
 # ---------------------------------------------------------------- matrix
 expect_ok $tg matrix "$p4" --type p2p
 same_output <<EOF

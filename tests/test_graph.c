@@ -400,22 +400,48 @@ static const struct {
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": -4, "
      "\"edges\": []}", TG_EPARSE, 0, "\"tasks\" must be"},
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3, "
-     "\"edges\": [[0, 3, 1]]}", TG_EPARSE, 0, "edges[0]: task id outside 0..2"},
+     "\"edges\": [[0, 3, 1]]}", TG_EPARSE, 1, "edges[0]: task id outside 0..2"},
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3, "
-     "\"edges\": [[0, 1, 1], [2, 1, 1]]}", TG_EPARSE, 0, "edges[1]: [2, 1"},
+     "\"edges\": [[0, 1, 1], [2, 1, 1]]}", TG_EPARSE, 1, "edges[1]: [2, 1"},
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3, "
-     "\"edges\": [[0, 1, -5]]}", TG_EPARSE, 0, "must be positive"},
+     "\"edges\": [[0, 1, -5]]}", TG_EPARSE, 1, "must be positive"},
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3, "
      "\"edges\": [[0, 1, 99999999999999999999]]}", TG_EPARSE, 1,
      "too big"},
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3, "
-     "\"edges\": [[0, 1, 1.5]]}", TG_EPARSE, 0, "three integers"},
+     "\"edges\": [[0, 1, 1.5]]}", TG_EPARSE, 1, "three integers"},
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3, "
-     "\"edges\": [[0, 1, 1], [1, 2, 4], [0, 1, 2]]}", TG_EPARSE, 0,
+     "\"edges\": [[0, 1, 1], [1, 2, 4], [0, 1, 2]]}", TG_EPARSE, 1,
      "edges[2]: edge 0-1 is listed twice"},
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3, "
      "\"edges\": [], \"layers\": [{\"name\": \"x\", \"edges\": [[0, 9, 1]]}]}",
-     TG_EPARSE, 0, "layers[0].edges[0]"},
+     TG_EPARSE, 1, "layers[0].edges[0]"},
+    /* An edge's line, in the plain form and in jansson's (a real among
+     * the edges), in the graph and in a layer. */
+    {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3,\n"
+     "\"edges\": [\n [0, 1, 5],\n [1, 2, 0],\n [0, 2, 1]]}\n",
+     TG_EPARSE, 4, "edges[1]: weight 0 must be positive"},
+    {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3,\n"
+     "\"edges\": [\n [0, 1, 5.0],\n [1, 2, 1],\n [1, 2, 1]]}\n",
+     TG_EPARSE, 3, "edges[0]: must be [a, b, weight] with three integers"},
+    {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3,\n"
+     "\"edges\": [\n [0, 1, 5],\n [1, 2, 1],\n [1, 2, 1]]}\n",
+     TG_EPARSE, 5, "edges[2]: edge 1-2 is listed twice"},
+    {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3,\n"
+     "\"edges\": [],\n\"layers\": [\n{\"name\": \"a\", \"edges\": []},\n"
+     "{\"name\": \"b\", \"edges\": [[0, 1, 1],\n [2, 1, 1]]}]}\n",
+     TG_EPARSE, 6, "layers[1].edges[1]: [2, 1, ...] must have a < b"},
+    {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3,\n"
+     "\"edges\": [],\n\"layers\": [\n{\"name\": \"a\", \"edges\": []},\n"
+     "{\"name\": \"a\", \"edges\": []}]}\n",
+     TG_EINVAL, 5, "two layers are called 'a'"},
+    /* Periods are 0 or 1, at their line. */
+    {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3,\n"
+     "\"edges\": [[0, 1, 5]],\n\"grid\": {\"dims\": [3],\n\"periods\": [7]}}\n",
+     TG_EPARSE, 4, "grid.periods[0]: 7 must be 0 or 1"},
+    {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 6,\n"
+     "\"edges\": [],\n\"grid\": {\"dims\": [3, 2], \"periods\": [1,\n -5]}}\n",
+     TG_EPARSE, 4, "grid.periods[1]: -5 must be 0 or 1"},
     {"{\"format\": \"topomap-taskgraph\", \"version\": 1, \"tasks\": 3, "
      "\"edges\": [], \"types\": [{\"name\": \"x\"}]}", TG_EPARSE, 0,
      "types[0]"},

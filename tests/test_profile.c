@@ -573,6 +573,25 @@ START_TEST(sniff)
                      0);
     ck_assert_int_eq(tg_profile_sniff(tu_path("none.json")), 0);
     ck_assert_int_eq(tg_profile_sniff(tu_tmpdir()), 0);
+    /* "format" past the first 64 KiB (members sorted, `jq -S`): the
+     * whole file decides.  A long "communicators" comes first, then the
+     * format, of a profile or of a task graph (a key may be escaped). */
+    size_t pad = 100000;
+    char *text = malloc(pad + 200);
+    ck_assert_ptr_nonnull(text);
+    for (int graph = 0; graph < 2; graph++) {
+        size_t n = (size_t)sprintf(text, "{\"communicators\": [");
+        while (n < pad)
+            n += (size_t)sprintf(text + n, "%s{}", n > 20 ? ", " : "");
+        sprintf(text + n, "],\n \"\\u0066ormat\": \"%s\", \"version\": 1}",
+                graph ? "topomap-taskgraph" : "topomap-commprof");
+        ck_assert_int_eq(tg_profile_sniff(tu_write("sorted.json", text)),
+                         !graph);
+    }
+    /* Cut short past 64 KiB: no format, no profile. */
+    text[pad - 10] = '\0';
+    ck_assert_int_eq(tg_profile_sniff(tu_write("cut.json", text)), 0);
+    free(text);
 }
 END_TEST
 
