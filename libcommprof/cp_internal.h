@@ -353,6 +353,14 @@ static inline int cp_on(void)
     return __atomic_load_n(&cp.recording, __ATOMIC_RELAXED);
 }
 
+/* Between MPI_Init and MPI_Finalize with the profiler on: its tables and
+ * attribute keys exist, so bookkeeping may run, recording or not (a
+ * persistent request's init). */
+static inline int cp_ready(void)
+{
+    return cp.initialized && !cp.finalized;
+}
+
 /* Now, in ticks. */
 static inline int64_t cp_now(void)
 {

@@ -118,8 +118,9 @@
     into_ = &pinit_
 
 /* A wrapper that runs when recording or when `busy` (something begun
- * while recording waits to be finished: a matched message; or always: a
- * persistent init); its time is charged when recording. */
+ * while recording waits to be finished: a matched message; or a
+ * persistent init, whenever the profiler is ready); its time is charged
+ * when recording. */
 #define WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, busy)                  \
     int MPI_##NAME PARAMS                                                    \
     {                                                                        \
@@ -147,7 +148,7 @@
 #define CP_APPEND(list, ...) (CP_LIST list, __VA_ARGS__)
 
 /* A collective's three calls: blocking, nonblocking, persistent (run
- * always, as WI). */
+ * whenever the profiler is ready, as WI). */
 #if CP_HAVE_COLL_INIT
 #define WRAP_INIT WRAP
 #else
@@ -159,7 +160,8 @@
          CP_APPEND(ARGS, request), , AFTER; ICOLL(TYPE), 0)                  \
     WRAP_INIT(INIT, TYPE,                                                    \
               CP_APPEND(PARAMS, MPI_Info info, MPI_Request *request),        \
-              CP_APPEND(ARGS, info, request), PINIT(), AFTER; PCOLL(TYPE), 1)
+              CP_APPEND(ARGS, info, request), PINIT(), AFTER; PCOLL(TYPE),     \
+              cp_ready())
 
 /* The classic calls (and the MPI-4 ones without a large count): int
  * counts and displacements. */
@@ -171,7 +173,7 @@
 #define WMC(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                         \
     WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, !cp_msg_empty())
 #define WI(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                          \
-    WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, 1)
+    WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, cp_ready())
 #define WIC WI
 #define WCOLL(NAME, INAME, TYPE, PARAMS, ARGS, AFTER)                        \
     WRAP_COLL(NAME, INAME, NAME##_init, TYPE, PARAMS, ARGS, AFTER)
@@ -197,7 +199,7 @@
     WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, !cp_msg_empty())
 #define WI(...)
 #define WIC(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER)                         \
-    WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, 1)
+    WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, cp_ready())
 #define WCOLL(NAME, INAME, TYPE, PARAMS, ARGS, AFTER)                        \
     WRAP_COLL(NAME##_c, INAME##_c, NAME##_init_c, TYPE, PARAMS, ARGS, AFTER)
 #include "wrappers.def"
