@@ -191,6 +191,11 @@ typedef struct ht_send {
     uint64_t messages; /* 0 when unknown */
 } ht_send;
 
+/* The most seconds of compute a variant may take (about 32 years): the
+ * readers refuse more, a broken file, whose sums would overflow the cost
+ * model to inf. */
+#define HT_COMPUTE_MAX 1e9
+
 typedef struct ht_rank {
     char *host;
     int local_rank;
@@ -328,7 +333,8 @@ typedef struct ht_entry {
     int rank; /* global rank, for checking */
     ht_proc proc;
     char gpu_busid[32];  /* GPU ranks only */
-    char gpu_uuid[64];   /* "" when unknown */
+    char gpu_uuid[64];   /* "" when none: only read from files (ht_place
+                          * leaves it empty; man topomap-exec) */
     hwloc_bitmap_t cpus; /* PU OS indexes of its cores */
     ht_policy policy;
     hwloc_bitmap_t nodes; /* NUMA OS indexes */

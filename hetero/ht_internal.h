@@ -108,8 +108,27 @@ static inline double ht_seconds(double bytes, double mib_s)
 double ht_pair_time(const ht_problem *p, int same, int ca, int cb, double w,
                     double m);
 
-/* Communication seconds of rank r under choice[] (its pairs in
- * adjacency order, so the same placement always gives the same sum). */
+/* Seconds of arc e (an index in p->adj) of rank r under choice[], as
+ * rank r's communication time counts it. */
+double ht_arc_time(const ht_problem *p, const int *choice, int r, int64_t e);
+
+/* Ranks with at least this many peers have their communication time
+ * summed pairwise (a binary tree over their arcs, ht_comm_leaves(deg)
+ * leaves, the arcs in adjacency order, zeros after them), the others in
+ * adjacency order; ht_comm_time and the search state (state.c), which
+ * keeps the tree so that a move of one peer costs O(log deg) rather than
+ * O(deg), use the same order, so the same placement always gives the
+ * same figure. */
+#define HT_COMM_TREE_MIN 64
+static inline int64_t ht_comm_leaves(int64_t deg)
+{
+    int64_t l = 1;
+    while (l < deg)
+        l *= 2;
+    return l;
+}
+
+/* Communication seconds of rank r under choice[] (in the order above). */
 double ht_comm_time(const ht_problem *p, const int *choice, int r);
 
 /* ------------------------------------------------------------ capacity */
@@ -143,6 +162,21 @@ int ht_over_uses(const ht_problem *p, const ht_over *o, int c);
 /* Add r with c if it fits (returns 1), else leave l as it was (0). */
 int ht_load_try(ht_load *l, const ht_problem *p, int r, int c);
 
+/* ------------------------------------------------------------ baseline */
+
+/* 0 when rank r fits on its host with no other rank there, else
+ * TG_EINVAL "rank R fits nowhere: why". */
+int ht_fits_alone(const ht_problem *p, int r, tg_error *err);
+
+/* Undone choices after which ht_feasible gives up on a host. */
+#define HT_FEASIBLE_BACKTRACKS 100000
+/* A placement that fits, by search (baseline.c), for when the greedy
+ * defaults fail: TG_EINVAL "rank R fits nowhere" when a rank fits on no
+ * empty node, "no placement fits on HOST" when a condition every
+ * placement meets fails or the search ran out, "no placement found that
+ * fits on HOST" when it gave up after HT_FEASIBLE_BACKTRACKS. */
+int ht_feasible(const ht_problem *p, int *choice, tg_error *err);
+
 /* -------------------------------------------------------- search state */
 
 /* One rank's part of a move. */
@@ -171,6 +205,12 @@ typedef struct ht_state {
     double *tree;         /* max tree over the ranks' times */
     int leaves;           /* its leaves: a power of two >= n */
     int *aff, naff;       /* ranks the last move touched */
+    int *moved, mstamp;   /* moved[r] == mstamp: r is in the last move */
+    int64_t *rev;         /* [arcs] the arc back (q's arc to r) */
+    int64_t *ctstart;     /* [n] rank r's tree of arc times at
+                           * ctree[ctstart[r]], 2 x leaves, root at 1;
+                           * -1 below HT_COMM_TREE_MIN peers */
+    double *ctree;
     double *was;          /* their times before it */
     ht_move *moves;       /* [n] the move being tried */
     int *cand;            /* [nchoices] */

@@ -16,7 +16,8 @@
  * Each rank 0..n-1 appears once, in any order, with its host and its
  * local rank there (unique per host).  "compute" holds the seconds of
  * compute (wall time minus MPI time) of the variants that were measured,
- * at least one.  "memory_bytes" (default 0) is the data the rank keeps;
+ * at least one, each at most HT_COMPUTE_MAX (1e9 s, some 32 years: more is
+ * a broken file, and would overflow the sums of the cost model).  "memory_bytes" (default 0) is the data the rank keeps;
  * "memory_bound" (0..1, default 1) the share of its compute that scales
  * with memory bandwidth.  "sends" lists [peer, bytes] or [peer, bytes,
  * messages], one entry per peer. */
@@ -46,11 +47,13 @@ static int read_compute(const ht_json *j, size_t i, json_t *c, ht_rank *r,
     r->t_cpu = r->t_gpu = -1;
     int a = json_is_object(c) ? ht_json_number(c, "cpu", &r->t_cpu) : -1;
     int b = json_is_object(c) ? ht_json_number(c, "gpu", &r->t_gpu) : -1;
-    if (a < 0 || b < 0 || (!a && !b) || (a && r->t_cpu < 0) ||
-        (b && r->t_gpu < 0))
+    if (a < 0 || b < 0 || (!a && !b) ||
+        (a && !(r->t_cpu >= 0 && r->t_cpu <= HT_COMPUTE_MAX)) ||
+        (b && !(r->t_gpu >= 0 && r->t_gpu <= HT_COMPUTE_MAX)))
         return ht_json_elem_error(j, err, "ranks", i,
-                                  "\"compute\" must hold seconds >= 0 for "
-                                  "\"cpu\", \"gpu\" or both");
+                                  "\"compute\" must hold seconds in 0..%g "
+                                  "for \"cpu\", \"gpu\" or both",
+                                  HT_COMPUTE_MAX);
     return 0;
 }
 

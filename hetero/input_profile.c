@@ -232,8 +232,18 @@ static int take_ranks(const source *s, int f, ht_input *in, int (*from)[2],
                                 "in %s)",
                                 w, ht_proc_name((ht_proc)kind),
                                 s[from[w][kind]].path);
-        from[w][kind] = f;
+        if (!pr->host || !*pr->host)
+            return tg_error_set(err, TG_EPARSE, s[f].path, rank_line(&s[f], w),
+                                "rank %d has an empty \"host\": its host "
+                                "name is needed to place it",
+                                w);
         double t = (double)pr->compute_ns / 1e9;
+        if (t > HT_COMPUTE_MAX)
+            return tg_error_set(err, TG_EPARSE, s[f].path, rank_line(&s[f], w),
+                                "rank %d: compute_ns %llu is more than %g s",
+                                w, (unsigned long long)pr->compute_ns,
+                                HT_COMPUTE_MAX);
+        from[w][kind] = f;
         if (kind == HT_PROC_CPU)
             r->t_cpu = t;
         else
@@ -243,7 +253,7 @@ static int take_ranks(const source *s, int f, ht_input *in, int (*from)[2],
         r->footprint = rss > r->footprint ? rss : r->footprint;
         r->footprint = share[w] > r->footprint ? share[w] : r->footprint;
         if (!r->host) {
-            if (!(r->host = strdup(pr->host ? pr->host : "")))
+            if (!(r->host = strdup(pr->host)))
                 return nomem(err);
             r->local_rank = pr->local_rank;
         }

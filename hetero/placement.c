@@ -7,7 +7,7 @@
  *     "predicted": {"makespan_s": 1.25, "sum_s": 4.5},
  *     "ranks": [
  *       {"host": "n0", "local_rank": 0, "rank": 0, "proc": "gpu",
- *        "gpu": {"busid": "0000:34:00.0", "uuid": "GPU-d397..."},
+ *        "gpu": {"busid": "0000:34:00.0"},
  *        "cores": "0-1", "memory": {"policy": "bind", "nodes": "0",
  *        "kind": "device"}},
  *       {"host": "n0", "local_rank": 1, "rank": 1, "proc": "cpu",
@@ -18,8 +18,14 @@
  *
  * One rank per line.  "cores" lists the PUs (OS indexes) of the rank's
  * cores, "nodes" NUMA nodes (OS indexes), both in hwloc's list syntax.
- * "gpu" belongs to GPU ranks only ("uuid" optional); the kinds device,
- * pinned and managed too.  "predicted" is optional. */
+ * "gpu" belongs to GPU ranks only; the kinds device, pinned and managed
+ * too.  The bus id is what names the GPU: identical nodes have their GPUs
+ * at the same bus ids, and ht_place writes no "uuid" (a node description
+ * stands for every host, and its UUIDs are one machine's).  "uuid" is
+ * still read (files of older versions, hand-written ones), and written
+ * when an entry has one; topomap-exec only checks it against this
+ * machine's GPUs.  "predicted" is optional. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,8 +141,12 @@ int ht_place(const ht_problem *p, const int *choice, ht_placement **out,
         e->mem = ch->mem;
         if (ch->proc == HT_PROC_GPU) {
             const ht_gpu *g = &p->node->gpus[ch->gpu];
+            /* The bus id only: every host of the input is taken to be a
+             * node like p->node, and identical nodes have their GPUs at
+             * the same bus ids but each GPU its own UUID, so the UUID of
+             * p->node's GPU would name another machine's GPU on every
+             * other host.  topomap-exec finds the local GPU's UUID. */
             snprintf(e->gpu_busid, sizeof e->gpu_busid, "%s", g->busid);
-            snprintf(e->gpu_uuid, sizeof e->gpu_uuid, "%s", g->uuid);
         }
         e->policy = ch->numa >= 0 ? HT_POLICY_BIND : HT_POLICY_NONE;
         if (ch->numa >= 0)
@@ -185,6 +195,14 @@ static json_t *entry_record(const ht_entry *e)
 int ht_placement_fwrite(FILE *fp, const char *name, const ht_placement *pl,
                         tg_error *err)
 {
+    /* JSON has no inf or nan, and the reader would refuse them. */
+    if (pl->cost.makespan >= 0 &&
+        !(isfinite(pl->cost.makespan) && isfinite(pl->cost.sum)))
+        return tg_error_set(err, TG_EINVAL, name, 0,
+                            "the predicted makespan or sum is not finite "
+                            "(%g, %g s): the input's figures are out of "
+                            "range",
+                            pl->cost.makespan, pl->cost.sum);
     fprintf(fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n",
             PLACEMENT_FORMAT, PLACEMENT_VERSION);
     if (pl->cost.makespan >= 0)

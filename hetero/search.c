@@ -22,7 +22,10 @@
  * node's ranks times choices are many, only exchanges of two) and free
  * one-rank moves repeat until nothing improves.  Then `restarts` seeded
  * random kicks, each followed by those passes, kept when better.  The
- * whole descent runs from GPU-first and from all-CPU; the better wins. */
+ * whole descent runs from GPU-first and from all-CPU; the better wins.
+ * When neither fits (first fit in rank order can fail where a placement
+ * exists), it runs from the start ht_feasible (baseline.c) finds, and
+ * the error, when there is none, is that search's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,10 +166,18 @@ int ht_search(const ht_problem *p, int *choice, ht_cost *cost,
     ht_search_stats st = {0, 0, 0};
     int rc = 0, found = 0;
     tg_error why;
-    for (int i = 0; i < 2 && !rc; i++) {
+    for (int i = 0; i < 3 && !rc; i++) {
         ht_cost c;
-        if (start[i](p, work, &why))
-            continue; /* this default does not fit; try the other */
+        if (i == 2) { /* neither default fits: search for a start */
+            if (found)
+                break;
+            int f = ht_feasible(p, work, &why);
+            if (f == TG_ENOMEM)
+                rc = tg_error_set(err, f, NULL, 0, "%s", why.text);
+            if (f)
+                continue;
+        } else if (start[i](p, work, &why))
+            continue; /* this default does not fit; try the next */
         rc = descend(p, work, &st, err);
         if (!rc)
             rc = ht_evaluate(p, work, &c, err);

@@ -1,6 +1,7 @@
 /* state.c: the current placement of a search, kept costed: compute and
  * communication time per rank, the load on every resource, the objective;
  * moves applied and undone with only the touched ranks recomputed. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +24,66 @@ static void set_time(ht_state *s, int r)
         s->tree[i] = fmax(s->tree[2 * i], s->tree[2 * i + 1]);
 }
 
+/* Rank r's tree of arc times (a rank with HT_COMM_TREE_MIN peers or
+ * more) built afresh; its root, the communication time. */
+static double tree_build(ht_state *s, int r)
+{
+    const ht_problem *p = s->p;
+    int64_t deg = p->xadj[r + 1] - p->xadj[r], leaves = ht_comm_leaves(deg);
+    double *t = &s->ctree[s->ctstart[r]];
+    for (int64_t i = 0; i < leaves; i++)
+        t[leaves + i] = i < deg ? ht_arc_time(p, s->choice, r, p->xadj[r] + i)
+                                : 0;
+    for (int64_t i = leaves - 1; i >= 1; i--)
+        t[i] = t[2 * i] + t[2 * i + 1];
+    return t[1];
+}
+
+/* Leaf i of rank r's tree set to v, its ancestors recomputed. */
+static void tree_set(ht_state *s, int r, int64_t i, double v)
+{
+    const ht_problem *p = s->p;
+    int64_t leaves = ht_comm_leaves(p->xadj[r + 1] - p->xadj[r]);
+    double *t = &s->ctree[s->ctstart[r]];
+    int64_t j = leaves + i;
+    t[j] = v;
+    for (j >>= 1; j >= 1; j >>= 1)
+        t[j] = t[2 * j] + t[2 * j + 1];
+}
+
+/* Communication time of rank r computed afresh (its tree rebuilt). */
+static double comm_of(ht_state *s, int r)
+{
+    return s->ctstart[r] >= 0 ? tree_build(s, r)
+                              : ht_comm_time(s->p, s->choice, r);
+}
+
 /* Recompute the compute time of the moved ranks and the communication
- * time of them and their peers, from scratch (so the figures equal
- * ht_evaluate's for the same placement); the touched ranks and their
- * times before go to aff[] and was[]. */
+ * time of them and their peers (so the figures equal ht_evaluate's for
+ * the same placement): a rank with few peers sums them all again; one
+ * with many (a tree, HT_COMM_TREE_MIN) changes only the leaves of its
+ * peers that moved, or rebuilds the tree when it moved itself.  The
+ * touched ranks and their times before go to aff[] and was[]. */
 static void refresh(ht_state *s, int k)
 {
     const ht_problem *p = s->p;
     s->stamp++;
+    if (s->mstamp == INT_MAX) {
+        memset(s->moved, 0, (size_t)p->n * sizeof *s->moved);
+        s->mstamp = 0;
+    }
+    s->mstamp++;
     s->naff = 0;
+    for (int i = 0; i < k; i++)
+        s->moved[s->moves[i].rank] = s->mstamp;
     for (int i = 0; i < k; i++) {
         int r = s->moves[i].rank;
         for (int64_t e = p->xadj[r] - 1; e < p->xadj[r + 1]; e++) {
             int q = e < p->xadj[r] ? r : p->adj[e];
+            if (e >= p->xadj[r] && s->ctstart[q] >= 0 &&
+                s->moved[q] != s->mstamp)
+                tree_set(s, q, s->rev[e] - p->xadj[q],
+                         ht_arc_time(p, s->choice, q, s->rev[e]));
             if (s->mark[q] == s->stamp)
                 continue;
             s->mark[q] = s->stamp;
@@ -49,7 +97,12 @@ static void refresh(ht_state *s, int k)
     }
     for (int i = 0; i < s->naff; i++) {
         int q = s->aff[i];
-        s->comm[q] = ht_comm_time(p, s->choice, q);
+        if (s->ctstart[q] < 0)
+            s->comm[q] = ht_comm_time(p, s->choice, q);
+        else if (s->moved[q] == s->mstamp)
+            s->comm[q] = tree_build(s, q);
+        else
+            s->comm[q] = s->ctree[s->ctstart[q] + 1];
         set_time(s, q);
     }
 }
@@ -167,7 +220,8 @@ void ht_state_reset(ht_state *s, const int *choice)
         memcpy(s->choice, choice, (size_t)p->n * sizeof *choice);
     for (int r = 0; r < p->n; r++) {
         ht_load_add(&s->load, p, r, s->choice[r], 1);
-        ht_rank_time(p, s->choice, r, &s->comp[r], &s->comm[r]);
+        s->comp[r] = comp_of(s, r, s->choice[r]);
+        s->comm[r] = comm_of(s, r);
         set_time(s, r);
     }
     s->cost = total(s);
@@ -192,6 +246,10 @@ void ht_state_free(ht_state *s)
     free(s->tree);
     free(s->aff);
     free(s->was);
+    free(s->moved);
+    free(s->rev);
+    free(s->ctstart);
+    free(s->ctree);
     ht_load_free(&s->load);
 }
 
@@ -247,6 +305,33 @@ static int build_orders(ht_state *s)
     return 0;
 }
 
+/* The arcs back, and room for the trees of the ranks with many peers. */
+static int comm_trees(ht_state *s)
+{
+    const ht_problem *p = s->p;
+    int64_t size = 0;
+    for (int r = 0; r < p->n; r++) {
+        for (int64_t e = p->xadj[r]; e < p->xadj[r + 1]; e++) {
+            int q = p->adj[e];
+            int64_t lo = p->xadj[q], hi = p->xadj[q + 1];
+            while (lo < hi) { /* each rank's peers are in increasing order */
+                int64_t mid = lo + (hi - lo) / 2;
+                if (p->adj[mid] < r)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            s->rev[e] = lo;
+        }
+        int64_t deg = p->xadj[r + 1] - p->xadj[r];
+        s->ctstart[r] = deg >= HT_COMM_TREE_MIN ? size : -1;
+        if (deg >= HT_COMM_TREE_MIN)
+            size += 2 * ht_comm_leaves(deg);
+    }
+    s->ctree = malloc(((size_t)size + 1) * sizeof *s->ctree);
+    return s->ctree ? 0 : -1;
+}
+
 int ht_state_init(ht_state *s, const ht_problem *p, int *choice, tg_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -270,16 +355,23 @@ int ht_state_init(ht_state *s, const ht_problem *p, int *choice, tg_error *err)
     s->tree = calloc(2 * (size_t)s->leaves, sizeof *s->tree);
     s->aff = malloc(n * sizeof *s->aff);
     s->was = malloc(n * sizeof *s->was);
+    s->moved = calloc(n + 1, sizeof *s->moved);
+    s->rev = malloc(((size_t)p->xadj[p->n] + 1) * sizeof *s->rev);
+    s->ctstart = malloc((n + 1) * sizeof *s->ctstart);
     int rc = ht_load_init(&s->load, p, err);
     if (rc)
         return rc;
     if (!s->comp || !s->comm || !s->order || !s->pos || !s->hstart ||
         !s->hrank || !s->uf || !s->mstart || !s->member || !s->mark ||
-        !s->moves || !s->cand || !s->tree || !s->aff || !s->was)
+        !s->moves || !s->cand || !s->tree || !s->aff || !s->was ||
+        !s->moved || !s->rev || !s->ctstart)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    if (comm_trees(s))
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
     for (int r = 0; r < p->n; r++) {
         ht_load_add(&s->load, p, r, choice[r], 1);
-        ht_rank_time(p, choice, r, &s->comp[r], &s->comm[r]);
+        s->comp[r] = comp_of(s, r, choice[r]);
+        s->comm[r] = comm_of(s, r);
         set_time(s, r);
         s->hstart[p->host[r] + 2]++;
     }

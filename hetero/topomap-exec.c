@@ -6,7 +6,8 @@
  *
  * Anything that does not match (no entry for this host and local rank, a
  * global rank that differs, cores, NUMA nodes or a GPU this machine does
- * not have) is an error: the application never runs on a silent default. */
+ * not have, a bus id where this machine has no GPU) is an error: the
+ * application never runs on a silent default. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,8 +27,9 @@ static const char help[] =
     "\n"
     "Find this process's entry in PLACEMENT (format topomap-placement) by\n"
     "host name and local rank, apply it and exec PROGRAM:\n"
-    "  CUDA_DEVICE_ORDER=PCI_BUS_ID, CUDA_VISIBLE_DEVICES=the GPU (its UUID,\n"
-    "  else its index in PCI order; empty for a CPU rank), cores bound with\n"
+    "  CUDA_DEVICE_ORDER=PCI_BUS_ID, CUDA_VISIBLE_DEVICES=this machine's GPU\n"
+    "  at the entry's bus id (its UUID as hwloc here knows it, else its\n"
+    "  index in PCI order; empty for a CPU rank), cores bound with\n"
     "  hwloc, memory bound to the entry's NUMA nodes with its policy,\n"
     "  TOPOMAP_PROC_KIND (cpu, gpu) and TOPOMAP_MEM_KIND (device, pinned,\n"
     "  managed, dram, hbm, cxl, nvm).\n"
@@ -157,28 +160,72 @@ static void busid(hwloc_obj_t pci, char *buf, size_t size)
              a->func);
 }
 
-/* What CUDA_VISIBLE_DEVICES must say for a GPU entry: the UUID when the
- * placement has one, else the GPU's index among this machine's NVIDIA GPUs
- * in PCI bus order (the order CUDA_DEVICE_ORDER=PCI_BUS_ID gives). */
-static int gpu_visible(hwloc_topology_t t, const ht_entry *e, char *buf,
-                       size_t size)
+/* Whether PCI device `pci` is a GPU for topomap-exec: one that hetero's
+ * node reader lists (a cuda* or nvml* OS device under it, the GPUs
+ * topomap-place counts), its index in node->gpus in *k; or, where this
+ * machine's hwloc sees no CUDA or NVML device at all (built without that
+ * support), an NVIDIA display controller (class 03xx), *k = -1. */
+static int is_gpu(const ht_node *node, hwloc_obj_t pci, int *k)
 {
+    char id[32];
+    busid(pci, id, sizeof id);
+    *k = ht_node_find_gpu(node, id);
+    if (*k >= 0)
+        return 1;
+    const struct hwloc_pcidev_attr_s *a = &pci->attr->pcidev;
+    return node->ngpus == 0 && a->vendor_id == 0x10de &&
+           (a->class_id >> 8) == 0x03;
+}
+
+/* What CUDA_VISIBLE_DEVICES must say for a GPU entry.  The bus id names
+ * the GPU (identical nodes have their GPUs at the same bus ids, but every
+ * GPU its own UUID), so it is this machine's GPU at that bus id: its UUID
+ * as hwloc here knows it, else its index among this machine's GPUs in PCI
+ * bus order (the order CUDA_DEVICE_ORDER=PCI_BUS_ID gives).  A UUID in
+ * the entry (placements of older topomap-place had one, copied from the
+ * topology file) is only a check: when it is the UUID of one of this
+ * machine's GPUs, that GPU must be the one at the bus id; a UUID this
+ * machine does not have is another node's, and ignored. */
+static int gpu_visible(const ht_node *node, const ht_entry *e,
+                       const char *path, char *buf, size_t size)
+{
+    hwloc_topology_t t = node->topo;
     hwloc_obj_t dev = hwloc_get_pcidev_by_busidstring(t, e->gpu_busid);
     if (!dev)
-        return fail("GPU %s is not on this machine", e->gpu_busid);
-    if (e->gpu_uuid[0]) {
-        snprintf(buf, size, "%s", e->gpu_uuid);
-        return 0;
+        return fail("%s: rank %d: GPU %s is not on this machine", path,
+                    e->rank, e->gpu_busid);
+    int k;
+    if (!is_gpu(node, dev, &k)) {
+        const struct hwloc_pcidev_attr_s *a = &dev->attr->pcidev;
+        return fail("%s: rank %d: the PCI device at %s is not a GPU "
+                    "(vendor %04x, device %04x, class %04x%s%s; hwloc sees "
+                    "no CUDA or NVML device there)",
+                    path, e->rank, e->gpu_busid, a->vendor_id, a->device_id,
+                    a->class_id, dev->subtype ? ", " : "",
+                    dev->subtype ? dev->subtype : "");
     }
     char mine[32], other[32];
     busid(dev, mine, sizeof mine);
-    int index = 0;
-    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_pcidev(t, o));) {
-        const struct hwloc_pcidev_attr_s *a = &o->attr->pcidev;
-        busid(o, other, sizeof other);
-        index += a->vendor_id == 0x10de && (a->class_id >> 8) == 0x03 &&
-                 strcmp(other, mine) < 0;
+    for (int j = 0; e->gpu_uuid[0] && j < node->ngpus; j++)
+        if (j != k && !strcasecmp(node->gpus[j].uuid, e->gpu_uuid))
+            return fail("%s: rank %d: its UUID %s is this machine's GPU at "
+                        "%s, not the one at %s",
+                        path, e->rank, e->gpu_uuid, node->gpus[j].busid,
+                        mine);
+    if (k >= 0 && node->gpus[k].uuid[0]) {
+        snprintf(buf, size, "%s", node->gpus[k].uuid);
+        return 0;
     }
+    int index = 0;
+    if (k >= 0)
+        index = k; /* node->gpus is in PCI bus id order */
+    else
+        for (hwloc_obj_t o = NULL; (o = hwloc_get_next_pcidev(t, o));) {
+            const struct hwloc_pcidev_attr_s *a = &o->attr->pcidev;
+            busid(o, other, sizeof other);
+            index += a->vendor_id == 0x10de && (a->class_id >> 8) == 0x03 &&
+                     strcmp(other, mine) < 0;
+        }
     snprintf(buf, size, "%d", index);
     return 0;
 }
@@ -210,7 +257,7 @@ static int bind_memory(hwloc_topology_t t, const ht_entry *e)
 }
 
 /* Check the entry against this machine and apply it. */
-static int apply(const ht_entry *e, int dry, int verbose)
+static int apply(const ht_entry *e, const char *path, int dry, int verbose)
 {
     ht_node *node;
     tg_error err;
@@ -231,7 +278,7 @@ static int apply(const ht_entry *e, int dry, int verbose)
         rc = fail("NUMA nodes %s are not on this machine (it has %s)", nodes,
                   have);
     } else if (e->proc == HT_PROC_GPU) {
-        rc = gpu_visible(t, e, visible, sizeof visible);
+        rc = gpu_visible(node, e, path, visible, sizeof visible);
     }
     if (!rc && (dry || verbose))
         fprintf(dry ? stdout : stderr,
@@ -291,7 +338,7 @@ int main(int argc, char **argv)
     const ht_entry *e = NULL;
     int rc = find_entry(pl, path, &e);
     if (!rc)
-        rc = apply(e, dry, verbose);
+        rc = apply(e, path, dry, verbose);
     ht_placement_free(pl);
     if (rc || dry)
         return rc;

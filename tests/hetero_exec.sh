@@ -3,7 +3,11 @@
 # topomap-place made for this host from hwloc (each launched process checks
 # its own cores, memory binding and variables with hwloc), also one with the
 # cores exchanged; it finds its entry through SLURM_LOCALID too; and it
-# refuses, with a clear message and no exec, placements that do not apply.
+# refuses, with a clear message and no exec, placements that do not apply
+# (a bus id of this machine that is no GPU among them).  GPU ranks with
+# --dry-run on the DGX-2 of ../shared/hwloc-xml (HWLOC_XMLFILE): the GPU
+# at the entry's bus id, by this machine's UUID for it (a second DGX-2
+# gets its own), or by index where hwloc knows no NVML device.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -84,7 +88,7 @@ sed "/\"rank\": 0,/s/\"nodes\": \"$n0\"/\"nodes\": \"63\"/" "$pl" > "$work/numa.
 expect_fail 1 "NUMA nodes 63 are not on this machine" as0 "$work/numa.json" -- true
 sed "/\"rank\": 0,/s/\"proc\": \"cpu\"/\"proc\": \"gpu\", \"gpu\": {\"busid\": \"0000:ee:1f.7\"}/" \
   "$pl" > "$work/gpu.json"
-expect_fail 1 "GPU 0000:ee:1f.7 is not on this machine" as0 "$work/gpu.json" -- true
+expect_fail 1 "$work/gpu.json: rank 0: GPU 0000:ee:1f.7 is not on this machine" as0 "$work/gpu.json" -- true
 # Broken files name file and line; the second rank's line is line 7.
 sed '3s/,$//' "$pl" > "$work/syntax.json"
 expect_fail 1 "$work/syntax.json:4:" as0 "$work/syntax.json" -- true
@@ -97,6 +101,80 @@ expect_fail 127 "cannot run ./no-such-program" as0 "$pl" -- ./no-such-program
 expect_fail 2 "no PROGRAM given" as0 "$pl" --
 expect_ok "$TOPOMAP_EXEC" --help
 expect_output "usage: topomap-exec [-v] [--dry-run] PLACEMENT -- PROGRAM [ARGS...]"
+
+# A bus id where this machine has a PCI device but no GPU (its network
+# card, or the PCI device its virtio network device sits on): refused,
+# not given a GPU that happens to be there.
+nic=$(for d in /sys/class/net/*/device; do
+        [ -e "$d" ] && readlink -f "$d" | tr / '\n' |
+          grep '^[0-9a-f]\{4\}:[0-9a-f]\{2\}:[0-9a-f]\{2\}\.[0-9a-f]$' | tail -n 1
+      done | head -n 1)
+if [ -n "$nic" ] && [ -e "/sys/bus/pci/devices/$nic" ] &&
+  [ "$(cat "/sys/bus/pci/devices/$nic/vendor")" != 0x10de ]; then
+  sed "/\"rank\": 0,/s/\"proc\": \"cpu\"/\"proc\": \"gpu\", \"gpu\": {\"busid\": \"$nic\"}/" \
+    "$pl" > "$work/nic.json"
+  expect_fail 1 "$work/nic.json: rank 0: the PCI device at $nic is not a GPU (vendor" \
+    as0 "$work/nic.json" -- sh -c 'echo "ran with CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"'
+  checks=$((checks + 1))
+  [ ! -s "$work/out" ] || fail "the program ran: $(cat "$work/out")"
+fi
+
+# GPU ranks, with --dry-run on the DGX-2 of ../shared/hwloc-xml standing
+# for this machine (HWLOC_XMLFILE).  The bus id names the GPU: the
+# placement carries no UUID (topomap-place's node stands for every host,
+# and identical nodes differ in their GPUs' UUIDs only), and
+# CUDA_VISIBLE_DEVICES is the UUID of this machine's GPU at that bus id.
+dgx=$TOPOMAP_SHARED/hwloc-xml/nvidiaDGX2.xml
+if [ -f "$dgx" ]; then
+  cat > "$work/gin.json" <<EOF
+{"format": "topomap-hetero-input", "version": 1, "ranks": [
+ {"rank": 0, "host": "$host", "local_rank": 0, "compute": {"cpu": 2.0, "gpu": 0.25}, "memory_bytes": 1073741824},
+ {"rank": 1, "host": "$host", "local_rank": 1, "compute": {"cpu": 1.0}, "memory_bytes": 1048576}]}
+EOF
+  expect_ok "$TOPOMAP_PLACE" "$work/gin.json" -t "$dgx" --gpu-memory 32G -o "$work/gpl.json"
+  expect_grep "{\"host\": \"$host\", \"local_rank\": 0, \"rank\": 0, \"proc\": \"gpu\", \"gpu\": {\"busid\": \"0000:34:00.0\"}, \"cores\": \"0\"" "$work/gpl.json"
+  # A second DGX-2: the same bus ids, its own UUIDs.
+  sed -e 's/GPU-d3977428-/GPU-11111111-/' -e 's/GPU-5bfda7ef-/GPU-22222222-/' \
+    "$dgx" > "$work/other.xml"
+  gx() { env OMPI_COMM_WORLD_LOCAL_RANK=0 HWLOC_XMLFILE="$1" "$TOPOMAP_EXEC" --dry-run "$2"; }
+  want="rank 0: gpu, cores 0, memory device on NUMA nodes 0 (bind), CUDA_VISIBLE_DEVICES"
+  expect_ok gx "$dgx" "$work/gpl.json"
+  expect_output "$want=GPU-d3977428-7a30-086b-2e20-5c1eeed647c6"
+  expect_ok gx "$work/other.xml" "$work/gpl.json"
+  expect_output "$want=GPU-11111111-7a30-086b-2e20-5c1eeed647c6"
+  # A placement of an older topomap-place, with the first machine's UUID:
+  # on the second, a UUID it does not have is ignored.
+  sed 's|"busid": "0000:34:00.0"}|"busid": "0000:34:00.0", "uuid": "GPU-d3977428-7a30-086b-2e20-5c1eeed647c6"}|' \
+    "$work/gpl.json" > "$work/old.json"
+  expect_ok gx "$work/other.xml" "$work/old.json"
+  expect_output "$want=GPU-11111111-7a30-086b-2e20-5c1eeed647c6"
+  expect_ok gx "$dgx" "$work/old.json"
+  expect_output "$want=GPU-d3977428-7a30-086b-2e20-5c1eeed647c6"
+  # This machine's UUID at another bus id contradicts the bus id.
+  sed 's|"busid": "0000:34:00.0"}|"busid": "0000:34:00.0", "uuid": "GPU-5bfda7ef-6aec-a775-5ae1-a1c3dcaef094"}|' \
+    "$work/gpl.json" > "$work/mix.json"
+  expect_fail 1 "$work/mix.json: rank 0: its UUID GPU-5bfda7ef-6aec-a775-5ae1-a1c3dcaef094 is this machine's GPU at 0000:36:00.0, not the one at 0000:34:00.0" \
+    gx "$dgx" "$work/mix.json"
+  # A bus id that is not a GPU: the NVSwitch at 0000:61:00.0.
+  sed 's/0000:34:00.0/0000:61:00.0/' "$work/gpl.json" > "$work/nvsw.json"
+  expect_fail 1 "$work/nvsw.json: rank 0: the PCI device at 0000:61:00.0 is not a GPU (vendor 10de, device 1ac2, class 0680, NVSwitch; hwloc sees no CUDA or NVML device there)" \
+    gx "$dgx" "$work/nvsw.json"
+  checks=$((checks + 1))
+  [ ! -s "$work/out" ] || fail "a dry run printed something for the NVSwitch: $(cat "$work/out")"
+  # hwloc without NVML (no nvml OS devices): the NVIDIA display
+  # controllers are the GPUs, each its index in bus order; the NVSwitch
+  # still is none.
+  sed 's/name="nvml\([0-9]*\)"/name="card\1"/' "$dgx" > "$work/nonvml.xml"
+  expect_ok gx "$work/nonvml.xml" "$work/gpl.json"
+  expect_output "$want=0"
+  sed 's/0000:34:00.0/0000:e7:00.0/' "$work/gpl.json" > "$work/e7.json"
+  expect_ok gx "$work/nonvml.xml" "$work/e7.json"
+  expect_output "$want=15"
+  expect_fail 1 "$work/nvsw.json: rank 0: the PCI device at 0000:61:00.0 is not a GPU" \
+    gx "$work/nonvml.xml" "$work/nvsw.json"
+else
+  skipped="no $dgx: the GPU part did not run"
+fi
 
 # A repeated rank or host and local rank names the first earlier entry
 # that it repeats, the rank first when one entry repeats both.
@@ -120,4 +198,5 @@ expect_fail 1 "rep2.json:4: ranks[2]: host a local rank 0 is also ranks[0]" \
 mkpl "$work/rep3.json" "a 0 5" "b 1 1" "a 0 5"
 expect_fail 1 "rep3.json:4: ranks[2]: rank 5 is also ranks[0]" \
   "$TOPOMAP_EXEC" --dry-run "$work/rep3.json"
+[ -z "${skipped:-}" ] || finish_skipped "$skipped"
 finish

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # topomap-place: the node description, a placement on a synthetic node
-# checked line by line, every method, the errors; on the DGX-2 of
-# ../shared/hwloc-xml (when present) GPU ranks with their GPUs' UUIDs.
+# checked line by line, every method, the errors (compute times past 1e9 s
+# among them); on the DGX-2 of ../shared/hwloc-xml (when present) GPU
+# ranks by their GPUs' bus ids, with no UUID; on the KNL, a placement that
+# first fit misses, found, and one that cannot fit, proved so.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 syn="pack:2 numa:1 core:2 pu:1"
 
@@ -34,6 +36,13 @@ for m in gpu-first all-cpu exhaustive; do
   expect_ok "$TOPOMAP_PLACE" "$work/in.json" -t "$syn" -m $m
   expect_output "$m 4 10 chosen"
 done
+
+# Compute times past 1e9 s are refused where they are read: two ranks of
+# 1e308 s summed to inf, and the placement said "sum_s": inf, no JSON.
+sed 's/"compute": {"cpu": [12]}/"compute": {"cpu": 1e308}/' "$work/in.json" > "$work/huge.json"
+expect_fail 1 "huge.json:2: ranks[0]: \"compute\" must hold seconds in 0..1e+09 for \"cpu\", \"gpu\" or both" \
+  "$TOPOMAP_PLACE" "$work/huge.json" -t "$syn" -o "$work/none.json"
+expect_no_file "$work/none.json"
 
 # Errors: usage (2), data (1); nothing is written.
 expect_fail 2 "an INPUT file is needed" "$TOPOMAP_PLACE" -t "$syn"
@@ -68,8 +77,8 @@ if [ -f "$dgx" ]; then
   expect_output "ccd 1 4 chosen"
   cp "$work/dgx-pl.json" "$work/out"
   checks=$((checks + 1))
-  [ "$(grep -c '"proc": "gpu", "gpu": {"busid": "0000:[0-9a-f:.]*", "uuid": "GPU-' "$work/out")" -eq 4 ] ||
-    fail "four GPU ranks with bus id and UUID expected"
+  [ "$(grep -c '"proc": "gpu", "gpu": {"busid": "0000:[0-9a-f:.]*"}, "cores"' "$work/out")" -eq 4 ] ||
+    fail "four GPU ranks with their bus id (and no UUID: the file's UUIDs are one machine's) expected"
   checks=$((checks + 1))
   [ "$(grep -c '"cores": "0"\|"cores": "1"' "$work/out")" -eq 2 ] &&
     [ "$(grep -c '"cores": "24"\|"cores": "25"' "$work/out")" -eq 2 ] ||
@@ -103,5 +112,41 @@ if [ -f "$dgx" ]; then
     "$TOPOMAP_PLACE" "$work/big.json" -t "$dgx" --gpu-memory 12
   expect_fail 2 "--gpu-memory '32XB'" \
     "$TOPOMAP_PLACE" "$work/big.json" -t "$dgx" --gpu-memory 32XB
+fi
+
+# The KNL: four ranks of 0.6 GiB and four of 1.5 GiB.  First fit in rank
+# order puts the small ones in MCDRAM (2 GiB a node) and then finds no room
+# for the large ones, too large for DRAM (1 GiB a node), so both defaults
+# fail; yet a placement fits, and ccd finds the optimum exhaustive finds:
+# the large ranks in MCDRAM (1 s), the small ones in DRAM (4 s).
+knl=$TOPOMAP_SHARED/hwloc-xml/64intel64-fakeKNL-SNC4-hybrid.xml
+if [ -f "$knl" ]; then
+  {
+    echo '{"format": "topomap-hetero-input", "version": 1, "ranks": ['
+    for r in 0 1 2 3 4 5 6 7; do
+      echo " {\"rank\": $r, \"host\": \"n0\", \"local_rank\": $r, \"compute\": {\"cpu\": 1.0}, \"memory_bytes\": $([ $r -lt 4 ] && echo 644245094 || echo 1610612736)}$([ $r -lt 7 ] && echo ,)"
+    done
+    echo ']}'
+  } > "$work/knl.json"
+  expect_ok "$TOPOMAP_PLACE" "$work/knl.json" -t "$knl" -o "$work/knl-pl.json"
+  expect_output "gpu-first - - (rank 4: no room left by the ranks placed before it (first fit): n0: NUMA node 7 (hbm) would hold 2254857830 bytes of 2147483648)"
+  expect_output "all-cpu - - (rank 4: no room left by the ranks placed before it (first fit): n0: NUMA node 7 (hbm) would hold 2254857830 bytes of 2147483648)"
+  expect_output "ccd 4 20 chosen"
+  checks=$((checks + 1))
+  [ "$(awk '$2 == "n0" {print $1, $4, $6, $9}' "$work/out" | tr '\n' ' ')" = \
+    "0 cpu dram 4 1 cpu dram 4 2 cpu dram 4 3 cpu dram 4 4 cpu hbm 1 5 cpu hbm 1 6 cpu hbm 1 7 cpu hbm 1 " ] ||
+    fail "ranks 0-3 in DRAM, 4-7 in MCDRAM expected: $(cat "$work/out")"
+  expect_grep '"predicted": {"makespan_s": 4, "sum_s": 20},' "$work/knl-pl.json"
+  expect_ok "$TOPOMAP_PLACE" "$work/knl.json" -t "$knl" -m exhaustive
+  expect_output "exhaustive 4 20 chosen"
+  # Five large ranks: each fits alone, and 7.5 GiB is less than the 12
+  # GiB of the node, but only the four MCDRAM nodes hold one; the search
+  # proves that nothing fits.
+  { sed -n '1,5p' "$work/knl.json"
+    echo ' {"rank": 4, "host": "n0", "local_rank": 4, "compute": {"cpu": 1.0}, "memory_bytes": 1610612736}]}'
+  } | sed 's/644245094/1610612736/' > "$work/knl5.json"
+  expect_fail 1 "topomap-place: no placement fits on n0: a complete search of its 5 ranks (largest data first, best fit, backtracking) found none; the furthest it got placed 4 of them, then rank 4 found no room: n0: NUMA node 0 (dram) would hold 1610612736 bytes of 1073741824" \
+    "$TOPOMAP_PLACE" "$work/knl5.json" -t "$knl" -o "$work/none.json"
+  expect_no_file "$work/none.json"
 fi
 finish

@@ -83,6 +83,18 @@ bad "topomap-place: $work/nokind.json:18: rank 2 has no proc_kind (TOPOMAP_PROC_
 expect_ok "$TOPOMAP_PLACE" --write-input "$work/kind.json" "cpu:$work/nokind.json" "$gpu"
 checks=$((checks + 1))
 cmp -s "$work/want.json" "$work/kind.json" || fail "cpu:FILE should give rank 2 its variant"
+# An empty host name (the input and the placement made from it would be
+# refused when read), in either profile.
+sed '18s/"host": "n1"/"host": ""/' "$cpu" > "$work/nohost.json"
+bad "topomap-place: $work/nohost.json:18: rank 2 has an empty \"host\": its host name is needed to place it" \
+  "$work/nohost.json" "$gpu"
+bad "topomap-place: $work/nohost.json:18: rank 2 has an empty \"host\": its host name is needed to place it" \
+  "$gpu" "$work/nohost.json"
+# Compute times past 1e9 s (here 9e9 s), as for an input file.
+sed -e '8s/"wall_ns": [0-9]*/"wall_ns": 9000000000500000000/' \
+  -e '9s/"compute_ns": [0-9]*/"compute_ns": 9000000000000000000/' "$cpu" > "$work/long.json"
+bad "topomap-place: $work/long.json:8: rank 0: compute_ns 9000000000000000000 is more than 1e+09 s" \
+  "$work/long.json" "$gpu"
 sed 's/"world_size": 4/"world_size": 8/' "$gpu" > "$work/ws8.json"
 bad "topomap-place: $work/ws8.json: world size 8, but $cpu has world size 4" "$cpu" "$work/ws8.json"
 bad "topomap-place: $TOPOMAP_DATA/profile_4.json:8: rank 0 has no compute_ns and maxrss_kb (a profile from a libcommprof that did not record them)" \

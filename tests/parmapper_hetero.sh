@@ -51,6 +51,12 @@ if [ -f "$dgx" ]; then
   expect_grep "hetero: 6 of 8 ranks on GPUs; predicted makespan 1.00" "$work/out"
   expect_ok $check report "$work/r.json"
   expect_ok $check placement "$work/pl.json" "$work/map" "$dgx" 0,1,2,4,5,6
+  # Each GPU by its bus id only: a UUID would be the topology file's GPU's,
+  # the same on node0 and node1, and no GPU of either.
+  checks=$((checks + 1))
+  [ "$(grep -c '"proc": "gpu", "gpu": {"busid": "0000:[0-9a-f]*:[0-9a-f]*\.[0-9a-f]"}, "cores"' "$work/pl.json")" -eq 6 ] &&
+    ! grep -q '"uuid"' "$work/pl.json" ||
+    fail "six GPU ranks, each with a bus id and no UUID, expected: $(cat "$work/pl.json")"
   checks=$((checks + 1))
   python3 - "$work/r.json" "$work/pl.json" "$dgx" <<'PY' || fail "the report's hetero section"
 import json, sys

@@ -275,7 +275,15 @@ START_TEST(test_input)
         {"\"local_rank\": 0", "\"local_rank\": 1",
          "ranks[1]: host n0 local rank 1 is also rank 1", 5},
         {"{\"cpu\": 2, \"gpu\": 0.25}", "{}",
-         "ranks[1]: \"compute\" must hold seconds >= 0", 5},
+         "ranks[1]: \"compute\" must hold seconds in 0..1e+09 for \"cpu\", "
+         "\"gpu\" or both",
+         5},
+        /* Absurd times are refused: 1e308 + 1e308 is inf in the sums, and
+         * a placement predicting inf is no JSON. */
+        {"{\"cpu\": 2, \"gpu\": 0.25}", "{\"cpu\": 1e308, \"gpu\": 0.25}",
+         "ranks[1]: \"compute\" must hold seconds in 0..1e+09", 5},
+        {"{\"cpu\": 2, \"gpu\": 0.25}", "{\"cpu\": 2, \"gpu\": 1000000001}",
+         "ranks[1]: \"compute\" must hold seconds in 0..1e+09", 5},
         {"[[1, 7]]", "[[0, 7]]",
          "ranks[1]: sends[0]: peer 0 is not another rank of 0..1", 5},
         {"[[1, 7]]", "[[1, 7], [1, 8]]",
@@ -292,6 +300,13 @@ START_TEST(test_input)
         ASSERT_ERROR(ht_input_read(edited(input_text, bad[i].from, bad[i].to),
                                    &in, &err),
                      err, bad[i].line, bad[i].text);
+    /* The bound itself is a time. */
+    rc = ht_input_read(edited(input_text, "{\"cpu\": 2, \"gpu\": 0.25}",
+                              "{\"cpu\": 1e9, \"gpu\": 0.25}"),
+                       &in, &err);
+    ck_assert_msg(rc == 0, "%s", err.text);
+    ck_assert(in->ranks[0].t_cpu == 1e9);
+    ht_input_free(in);
 }
 END_TEST
 

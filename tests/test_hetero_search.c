@@ -1,12 +1,14 @@
 /* test_hetero_search.c: libhetero's cost model (figures computed by hand),
  * capacities, the GPU-first and all-CPU defaults, constrained
- * coordinate-wise descent against exhaustive enumeration, and turning
- * choices into cores. */
+ * coordinate-wise descent against exhaustive enumeration, the search
+ * state's figures against the cost model's, and turning choices into
+ * cores. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ht_internal.h"
 #include "test_hetero_fixture.h"
 #include "testutil.h"
 
@@ -234,8 +236,9 @@ START_TEST(test_capacities)
         ck_assert_str_eq(buf, want[r]);
     }
     ck_assert_str_eq(pl->entries[0].gpu_busid, "0000:17:00.0");
-    ck_assert_str_eq(pl->entries[0].gpu_uuid,
-                     "GPU-00000000-0000-0000-0000-000000000017");
+    /* The bus id names the GPU: the node's UUID is one machine's, and
+     * the placement is for every host like it. */
+    ck_assert_str_eq(pl->entries[0].gpu_uuid, "");
     ck_assert_int_eq(pl->entries[2].mem, HT_MEM_CXL);
     hwloc_bitmap_list_snprintf(buf, sizeof buf, pl->entries[2].nodes);
     ck_assert_str_eq(buf, "3");
@@ -380,6 +383,68 @@ START_TEST(test_search_finds_optimum)
 }
 END_TEST
 
+/* A hub talking to 79 ranks (4 ranks a host on 20 hosts): its
+ * communication time is a tree over its arcs (HT_COMM_TREE_MIN) that the
+ * search state updates leaf by leaf.  After every move tried, kept or
+ * undone, of one rank or of two (the hub among them), each rank's figures
+ * and the objective are exactly what ht_comm_time and ht_evaluate compute
+ * afresh. */
+START_TEST(test_state_hub)
+{
+    ht_node *n = calibrated_node();
+    enum { N = 80 };
+    lcg = 99;
+    ht_input *in = htf_input(N, 20);
+    for (int r = 0; r < N; r++) {
+        in->ranks[r].t_cpu = 1 + 9 * uniform();
+        in->ranks[r].t_gpu = uniform() < 0.3 ? -1 : 0.2 + 6 * uniform();
+        in->ranks[r].memory_bound = uniform();
+        if (r)
+            htf_send(in, 0, r, (uint64_t)(GIB * uniform()),
+                     (uint64_t)(1000 * uniform()));
+        htf_send(in, r, (r + 1) % N, (uint64_t)(GIB * uniform()), 3);
+    }
+    ht_params par;
+    ht_params_default(&par);
+    par.ranks_per_gpu = 2;
+    ht_problem *p = htf_problem(in, n, &par);
+    ck_assert_int_ge(p->xadj[1] - p->xadj[0], HT_COMM_TREE_MIN);
+    int choice[N];
+    tg_error err;
+    ck_assert_int_eq(ht_all_cpu(p, choice, &err), 0);
+    ht_state s;
+    ck_assert_int_eq(ht_state_init(&s, p, choice, &err), 0);
+    int kept = 0;
+    for (int i = 0; i < 3000; i++) {
+        int k = 0, r = i % 3 ? (int)(N * uniform()) : 0;
+        int c = (int)(p->nchoices * uniform());
+        if (!ht_problem_allows(p, r, c) || c == s.choice[r])
+            continue;
+        s.moves[k++] = (ht_move){r, s.choice[r], c, c, -1};
+        int q = 1 + (int)((N - 1) * uniform()), d = s.choice[0];
+        if (i % 2 && q != r && ht_problem_allows(p, q, d))
+            s.moves[k++] = (ht_move){q, s.choice[q], d, d, -1};
+        kept += ht_state_test(&s, k);
+        for (int x = 0; x < N; x++) {
+            double comp, comm;
+            ht_rank_time(p, s.choice, x, &comp, &comm);
+            ck_assert_msg(s.comm[x] == comm && s.comp[x] == comp,
+                          "move %d: rank %d: %.17g + %.17g, afresh %.17g + "
+                          "%.17g",
+                          i, x, s.comp[x], s.comm[x], comp, comm);
+        }
+        ht_cost c0;
+        ck_assert_int_eq(ht_evaluate(p, s.choice, &c0, &err), 0);
+        ck_assert(c0.makespan == s.cost.makespan && c0.sum == s.cost.sum);
+    }
+    ck_assert_int_gt(kept, 10);
+    ht_state_free(&s);
+    ht_problem_free(p);
+    ht_input_free(in);
+    ht_node_free(n);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("hetero search");
@@ -391,6 +456,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_capacities);
     tcase_add_test(tc, test_defaults_lose);
     tcase_add_test(tc, test_search_finds_optimum);
+    tcase_add_test(tc, test_state_hub);
     suite_add_tcase(s, tc);
     return s;
 }

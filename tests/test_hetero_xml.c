@@ -220,7 +220,8 @@ START_TEST(test_dgx2_cores_near)
     ck_assert_str_eq(pl->entries[1].gpu_busid, "0000:36:00.0");
     ck_assert_str_eq(pl->entries[2].gpu_busid, "0000:b7:00.0");
     ht_placement_free(pl);
-    /* A fifth rank would need a fifth core. */
+    /* A fifth rank would need a fifth core: each rank fits alone, so it
+     * is no rank that "fits nowhere", but the node. */
     ht_problem_free(p);
     ht_input_free(in);
     in = htf_input(5, 1);
@@ -228,7 +229,8 @@ START_TEST(test_dgx2_cores_near)
         in->ranks[r].t_cpu = in->ranks[r].t_gpu = 1;
     p = htf_problem(in, n, &par);
     ck_assert_int_eq(ht_search(p, ch, &c, NULL, &err), TG_EINVAL);
-    ck_assert_msg(strstr(err.text, "rank 4 fits nowhere"), "%s", err.text);
+    ck_assert_str_eq(err.text, "no placement fits on h0: its 5 ranks need 5 "
+                               "cores (1 each), and they may use 4");
     ht_problem_free(p);
     ht_input_free(in);
     ht_node_free(n);
@@ -275,7 +277,8 @@ START_TEST(test_knl_capacity)
         ck_assert_uint_le(bound[k], n->numa[k].capacity);
     ck_assert_int_eq(on_hbm, 8);
     ht_placement_free(pl);
-    /* A thirteenth rank fits nowhere. */
+    /* Thirteen: each fits alone, but no placement holds them all, which
+     * the search proves (twelve is the most these nodes hold). */
     ht_problem_free(p);
     ht_input_free(in);
     in = htf_input(13, 1);
@@ -285,7 +288,53 @@ START_TEST(test_knl_capacity)
     }
     p = htf_problem(in, n, &par);
     ck_assert_int_eq(ht_search(p, ch, &c, NULL, &err), TG_EINVAL);
-    ck_assert_msg(strstr(err.text, "would hold"), "%s", err.text);
+    ck_assert_str_eq(err.text,
+                     "no placement fits on h0: a complete search of its 13 "
+                     "ranks (largest data first, best fit, backtracking) "
+                     "found none; the furthest it got placed 12 of them, "
+                     "then rank 12 found no room: h0: NUMA node 0 (dram) "
+                     "would hold 1610612736 bytes of 1073741824");
+    ht_problem_free(p);
+    ht_input_free(in);
+    ht_node_free(n);
+}
+END_TEST
+
+/* Four ranks of 0.6 GiB and four of 1.5 GiB on the KNL: first fit in rank
+ * order puts the small ones in the MCDRAM (2 GiB a node), where the large
+ * ones, too large for DRAM (1 GiB a node), then find no room; so both
+ * defaults fail, but a placement fits: the large ranks in MCDRAM (1 s),
+ * the small ones in DRAM (4 s), the optimum, makespan 4, sum 20. */
+START_TEST(test_knl_pack)
+{
+    ht_node *n = load("64intel64-fakeKNL-SNC4-hybrid.xml");
+    ht_input *in = htf_input(8, 1);
+    for (int r = 0; r < 8; r++) {
+        in->ranks[r].t_cpu = 1;
+        in->ranks[r].footprint = r < 4 ? 644245094 : 1610612736;
+    }
+    ht_params par;
+    ht_params_default(&par);
+    ht_problem *p = htf_problem(in, n, &par);
+    int ch[8];
+    ht_cost c;
+    tg_error err;
+    ck_assert_int_eq(ht_gpu_first(p, ch, &err), TG_EINVAL);
+    ck_assert_str_eq(err.text, "rank 4: no room left by the ranks placed "
+                               "before it (first fit): h0: NUMA node 7 "
+                               "(hbm) would hold 2254857830 bytes of "
+                               "2147483648");
+    ck_assert_int_eq(ht_all_cpu(p, ch, &err), TG_EINVAL);
+    int rc = ht_search(p, ch, &c, NULL, &err);
+    ck_assert_msg(rc == 0, "%s", err.text);
+    ck_assert(c.makespan == 4);
+    ck_assert(c.sum == 20);
+    for (int r = 0; r < 8; r++)
+        ck_assert_int_eq(ht_problem_choice(p, ch[r])->mem,
+                         r < 4 ? HT_MEM_DRAM : HT_MEM_HBM);
+    ck_assert_int_eq(ht_exhaustive(p, ch, &c, &err), 0);
+    ck_assert(c.makespan == 4);
+    ck_assert(c.sum == 20);
     ht_problem_free(p);
     ht_input_free(in);
     ht_node_free(n);
@@ -304,6 +353,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_cuda_machines);
     tcase_add_test(tc, test_dgx2_cores_near);
     tcase_add_test(tc, test_knl_capacity);
+    tcase_add_test(tc, test_knl_pack);
     suite_add_tcase(s, tc);
     return s;
 }
