@@ -18,6 +18,13 @@ LAUNCHER_SH = $(srcdir)/scripts/launcher.sh
 LAUNCHER_SED = -e '/^@LAUNCHER_SH[@]$$/{r $(LAUNCHER_SH)' -e 'd;}'
 EXTRA_DIST += scripts/launcher.sh
 
+# How topomap-run and topomap-select-graph run their steps and pass a
+# signal on to them: copied into each in place of the line @STEPS_SH@ of
+# its .in.
+STEPS_SH = $(srcdir)/scripts/steps.sh
+STEPS_SED = -e '/^@STEPS_SH[@]$$/{r $(STEPS_SH)' -e 'd;}'
+EXTRA_DIST += scripts/steps.sh
+
 # commprof-run: installed; knows the installed libcommprof by its path,
 # substituted here (not by configure) so that `make prefix=...` holds.
 bin_SCRIPTS += scripts/commprof-run
@@ -43,9 +50,10 @@ CLEANFILES += $(TOPOMAP_RUN_GENERATED)
 EXTRA_DIST += scripts/topomap-run.in scripts/topomap-select-graph.in
 scripts/topomap-run: $(srcdir)/scripts/topomap-run.in
 scripts/topomap-select-graph: $(srcdir)/scripts/topomap-select-graph.in
-$(TOPOMAP_RUN_GENERATED): $(LAUNCHER_SH) Makefile
+$(TOPOMAP_RUN_GENERATED): $(LAUNCHER_SH) $(STEPS_SH) Makefile
 	$(AM_V_GEN)$(MKDIR_P) scripts && \
-	sed -e 's|@bindir[@]|$(bindir)|g' $(LAUNCHER_SED) $(srcdir)/$@.in > $@.tmp && \
+	sed -e 's|@bindir[@]|$(bindir)|g' $(LAUNCHER_SED) $(STEPS_SED) \
+	  $(srcdir)/$@.in > $@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
 
 # topomap-cluster: an emulated cluster of network namespaces (root);

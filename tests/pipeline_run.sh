@@ -111,6 +111,85 @@ expect_fail 1 "topomap-run: mapping failed (exit status 1); the application was 
   "$run" --graph "$work/bad.tg.json" --time 0.3 -- "$M" -n 4 touch "$work/ran"
 expect_no_file "$work/ran"
 
+# Signals.  wait_for FILE TEXT PID: until FILE has a line matching TEXT
+# (a regex), false when PID ends first or after 300 s (an MPI job starts
+# slowly on a loaded machine).
+wait_for() {
+  local i
+  for ((i = 0; i < 600; i++)); do
+    grep -q -- "$2" "$1" 2> /dev/null && return 0
+    kill -0 "$3" 2> /dev/null || return 1
+    sleep 0.5
+  done
+  return 1
+}
+# expect_gone PATTERN WHAT: no process left whose command line matches
+# PATTERN (a path under $work), given 20 s to end; any left is named,
+# killed, and fails the test.
+expect_gone() {
+  local i left
+  checks=$((checks + 1))
+  for ((i = 0; i < 40; i++)); do
+    left=$(pgrep -f -- "$1") || return 0
+    sleep 0.5
+  done
+  fail "$2 still running:"
+  ps -o pid=,args= -p "${left//$'\n'/,}" | sed 's/^/  /'
+  # shellcheck disable=SC2086 # a PID a word
+  kill -KILL $left 2> /dev/null
+}
+# expect_status CODE PID: the exit status of background job PID.
+expect_status() {
+  wait "$2"
+  local rc=$?
+  checks=$((checks + 1))
+  [ "$rc" = "$1" ] || fail "exit status $rc, not $1"
+}
+
+# TERM to topomap-run alone (kill PID, not its process group) during the
+# mapping, once parmapper's search runs (its first progress line): passed
+# on to the launcher, which ends parmapper's ranks; topomap-run waits for
+# them, removes its temporary folder and exits 128 + 15, the application
+# not run.  (It used to exit at once, leaving the launcher and its ranks
+# searching for --time seconds in a folder it had removed.)
+cp "$k/graphs/p2p.tg.json" "$work/sig.tg.json"
+"$run" --graph "$work/sig.tg.json" --time 600 \
+  -- "$M" -n 4 touch "$work/ran" > "$work/sig.out" 2> "$work/sig.err" &
+pid=$!
+wait_for "$work/sig.err" '^parmapper: [0-9]* s, ' $pid ||
+  fail "no progress line from parmapper: $(cat "$work/sig.err")"
+kill -TERM $pid
+expect_status 143 $pid
+expect_grep "topomap-run: mapping stopped by SIGTERM; the application was not run" "$work/sig.err"
+expect_gone "$work/sig.tg.json" "the mapping's launcher or ranks"
+tmp=$(sed -n 's|^topomap-run: mapping: .* --rankfile \([^ ]*\)/rankfile .*|\1|p' "$work/sig.err")
+checks=$((checks + 1))
+[ -n "$tmp" ] && [ ! -e "$tmp" ] || fail "the temporary folder '$tmp' is left"
+expect_no_file "$work/ran"
+
+# Ctrl-C: INT to the whole process group (a session of its own, SIGINT
+# not ignored as the shell leaves it in a background job) during the
+# profiling run, whose ranks (a script that waits) are not MPI programs:
+# each process has the signal once, topomap-run passing it on to none
+# (Open MPI's mpirun would take a second one as "ctrl-c again" and exit at
+# once, its ranks left running); exit status 130, nothing left.
+mkfifo "$work/fifo"
+printf '#!%s\nread -t 600 <> %q\n' "$BASH" "$work/fifo" > "$work/spin"
+chmod +x "$work/spin"
+env --default-signal=INT setsid "$run" --time 0.3 -- "$M" -n 2 "$work/spin" \
+  < /dev/null > "$work/int.out" 2> "$work/int.err" &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+  [ "$(pgrep -c -f -- "^$BASH $work/spin")" = 2 ] || ! kill -0 $pid 2> /dev/null && break
+  sleep 0.5
+done
+checks=$((checks + 1))
+[ "$(pgrep -c -f -- "^$BASH $work/spin")" = 2 ] || fail "the profiling run's 2 ranks did not start: $(cat "$work/int.err")"
+kill -INT -- -$pid
+expect_status 130 $pid
+expect_grep "topomap-run: profiling stopped by SIGINT; the application was not run" "$work/int.err"
+expect_gone "$work/spin" "the profiling run's launcher or ranks"
+
 # Bad usage.
 g=$k/graphs/p2p.tg.json
 expect_fail 2 "no job to run" "$run" --graph "$g"
@@ -146,12 +225,35 @@ one=(--rankfile r)
 [ "$mpi_kind" != hydra ] || one=(-configfile r)
 expect_fail 2 "$M ${one[*]}: topomap maps one application with the mapping it makes" \
   "$run" --graph "$g" -- "$M" "${one[@]}" -n 4 ./app
-expect_fail 2 "--time wants a number of seconds > 0, not '0'" "$run" --time 0 -- "$M" ./app
-expect_fail 2 "--alpha wants a number >= 1, not '0.5'" "$run" --alpha 0.5 -- "$M" ./app
+expect_fail 2 "--time wants a number of seconds > 0 and at most 1e9 (parmapper's limit), not '0'" \
+  "$run" --time 0 -- "$M" ./app
+expect_fail 2 "--alpha wants a number >= 1 and at most 1e9 (parmapper's limit), not '0.5'" \
+  "$run" --alpha 0.5 -- "$M" ./app
+# Beyond parmapper's limits: refused before anything runs (the profiling
+# run would touch the file), not by parmapper after the profiling run.
+expect_fail 2 "--time wants a number of seconds > 0 and at most 1e9 (parmapper's limit), not '2000000000'" \
+  "$run" --time 2000000000 -- "$M" -n 2 touch "$work/ran"
+expect_fail 2 "--alpha wants a number >= 1 and at most 1e9 (parmapper's limit), not '1000000001'" \
+  "$run" --alpha 1000000001 -- "$M" -n 2 touch "$work/ran"
+for s in 18446744073709551616 99999999999999999999 100000000000000000000 -1 1x; do
+  expect_fail 2 "--seed wants an integer from 0 to 18446744073709551615 (parmapper's limit), not '$s'" \
+    "$run" --seed "$s" -- "$M" -n 2 touch "$work/ran"
+done
+expect_no_file "$work/ran"
+# Their largest values are parmapper's too (leading zeros taken, as
+# parmapper takes them).
+expect_ok "$run" --graph "$g" --time 0.3 --seed 000018446744073709551615 --alpha 1000000000 \
+  --map-only -- "$M" -n 4 true
+expect_grep "--alpha 1000000000 --seed 000018446744073709551615" "$work/err"
 expect_fail 2 "--rankfile runs a mapping made earlier" \
   "$run" --rankfile "$g" --graph "$g" -- "$M" ./app
 expect_fail 2 "--no-check goes with --rankfile" "$run" --graph "$g" --no-check -- "$M" ./app
 expect_fail 1 "$work/none.tg.json: no such file" "$run" --graph "$work/none.tg.json" -- "$M" ./app
 expect_ok "$run" --help
 expect_grep "Usage: topomap-run [OPTIONS] [--] LAUNCHER LAUNCHER-ARGS APP APP-ARGS" "$work/out"
+# The whole comment at the top of the script, to its last sentence, and
+# nothing after it.
+checks=$((checks + 1))
+[ "$(tail -n 1 "$work/out")" = "bad command line.  See topomap-run(1)." ] ||
+  fail "--help ends with: $(tail -n 1 "$work/out")"
 finish

@@ -41,6 +41,43 @@ expect_fail 4 "topomap-select-graph: graph p2p: run 1 failed (exit status 4)" \
 expect_no_file "$d/best"
 expect_no_file "$d/sum"
 
+# TERM to topomap-select-graph alone (kill PID) during a mapping, once
+# parmapper's search runs (its first progress line): passed on to
+# topomap-run, which passes it on to the launcher and waits; exit status
+# 128 + 15 once they have ended, no process of the run left.  (It used to
+# exit at once, leaving topomap-run, the launcher and parmapper's ranks
+# searching for --time seconds.)
+d=$work/sig
+"$sel" --profile "$TOPOMAP_DATA/build_p2p.json" --time 600 -o "$d" -- "$M" -n 4 true \
+  > "$work/sig.out" 2> "$work/sig.err" &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+  grep -q '^parmapper: [0-9]* s, ' "$work/sig.err" || ! kill -0 $pid 2> /dev/null && break
+  sleep 0.5
+done
+checks=$((checks + 1))
+grep -q '^parmapper: [0-9]* s, ' "$work/sig.err" || fail "no progress line from parmapper: $(cat "$work/sig.err")"
+kill -TERM $pid
+wait $pid
+rc=$?
+checks=$((checks + 1))
+[ $rc = 143 ] || fail "exit status $rc, not 143"
+expect_grep "topomap-select-graph: graph p2p: the mapping stopped by SIGTERM" "$work/sig.err"
+expect_grep "topomap-run: mapping stopped by SIGTERM; the application was not run" "$work/sig.err"
+# Given 20 s to end; any process left is named, killed, and fails.
+checks=$((checks + 1))
+for ((i = 0; i < 40; i++)); do
+  left=$(pgrep -f -- "$d/") || break
+  sleep 0.5
+done
+if [ -n "$left" ]; then
+  fail "the mapping's topomap-run, launcher or ranks still running:"
+  ps -o pid=,args= -p "${left//$'\n'/,}" | sed 's/^/  /'
+  # shellcheck disable=SC2086 # a PID a word
+  kill -KILL $left 2> /dev/null
+fi
+expect_no_file "$d/best"
+
 expect_fail 2 "--profile is required" "$sel" -- "$M" -n 4 true
 expect_fail 2 "--repeat wants an integer >= 1, not '0'" \
   "$sel" --profile "$TOPOMAP_DATA/build_p2p.json" --repeat 0 -- "$M" -n 4 true
@@ -51,4 +88,8 @@ expect_fail 2 "no job to run" "$sel" --profile "$TOPOMAP_DATA/build_p2p.json"
 expect_fail 1 "$work/none.json: no such file" "$sel" --profile "$work/none.json" -- "$M" true
 expect_ok "$sel" --help
 expect_grep "Usage: topomap-select-graph --profile P [OPTIONS] [--] LAUNCHER LAUNCHER-ARGS APP APP-ARGS" "$work/out"
+# The whole comment at the top of the script, and nothing after it.
+checks=$((checks + 1))
+[ "$(tail -n 1 "$work/out")" = "it; 2 on a bad command line.  See topomap-select-graph(1)." ] ||
+  fail "--help ends with: $(tail -n 1 "$work/out")"
 finish
