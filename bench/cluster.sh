@@ -233,6 +233,8 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 # ------------------------------------------------------------ the cluster
 cluster_net='' cluster_rate=''
 cdir=''
+# topomap-cluster's state folder (its TOPOMAP_CLUSTER_STATE, or the default)
+cluster_state=${TOPOMAP_CLUSTER_STATE:-/run/topomap-cluster}
 subnet_opt=()
 [ -z "$subnet" ] || subnet_opt=(--subnet "$subnet")
 cluster_down() {
@@ -270,10 +272,14 @@ cluster_for() { # NETWORK RATE
   local net=$1 rate=$2 trunk
   if [ "$net" != "$cluster_net" ]; then
     cluster_down
-    if [ -d "/run/topomap-cluster/$cname" ]; then
+    if [ -d "$cluster_state/$cname" ]; then
       say "a cluster '$cname' is left from an earlier run: bringing it down"
       "$tc" --name "$cname" down >&2 || die "cannot remove cluster '$cname'"
     fi
+    # Set before up: a signal while up runs (up removes what it made
+    # itself) or once it is up must find a cluster to bring down.
+    cluster_net=$net cluster_rate=$rate
+    cdir=$cluster_state/$cname
     if [ "$net" = flat ]; then
       "$tc" --name "$cname" up "$nodes" --slots "$slots" --rate "$rate" "${subnet_opt[@]}" >&2 || die "topomap-cluster up failed"
     else
@@ -282,8 +288,6 @@ cluster_for() { # NETWORK RATE
         "${subnet_opt[@]}" >&2 ||
         die "topomap-cluster up failed"
     fi
-    cluster_net=$net cluster_rate=$rate
-    cdir=/run/topomap-cluster/$cname
   elif [ "$rate" != "$cluster_rate" ]; then
     if [ "$net" = flat ]; then
       "$tc" --name "$cname" rate "$rate" >&2 || die "topomap-cluster rate failed"

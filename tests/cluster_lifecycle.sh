@@ -8,12 +8,18 @@
 
 # Bad command lines are refused before anything is made.
 expect_fail 2 "the node count is 1 to 250, not '0'" cluster up 0
-expect_fail 2 "--rate wants a tc rate of at least 8kbit" cluster up 4 --rate fast
+expect_fail 2 "--rate wants a tc rate of 8kbit to 3.4tbit" cluster up 4 --rate fast
 expect_fail 2 "--leaves wants 2 to N (here 4) leaf switches, not '5'" cluster up 4 --leaves 5
 expect_fail 2 "--trunk-rate goes with --leaves" cluster up 4 --trunk-rate 10mbit
 expect_fail 2 "a cluster name is 1 to 12 lower-case letters" "$CLUSTER" --name 'a b' status
+expect_fail 2 "--subnet wants the first three numbers (0 to 255 each)" cluster up 4 --subnet 10.999.0
+expect_fail 2 "--rate wants a tc rate of 8kbit to 3.4tbit" cluster up 4 --rate 100tbit
+expect_fail 2 "--trunk-rate wants a tc rate of 8kbit to 3.4tbit" cluster up 4 --leaves 2 --trunk-rate 4tbit
+expect_fail 2 "TOPOMAP_CLUSTER_STATE wants an absolute path, not 'run/x'" \
+  env TOPOMAP_CLUSTER_STATE=run/x "$CLUSTER" --name "$cluster_name" up 2
 expect_fail 1 "no cluster '$cluster_name' is up" cluster status
 expect_fail 1 "no cluster '$cluster_name' is up" on_cluster hostname
+expect_gone "bad command lines"
 
 # The egress qdisc of DEV in namespace NS, as "tbf rate R".
 qdisc() { ip netns exec "$1" tc qdisc show dev "$2" | awk '$2 == "tbf" { print $2, $7, $8 }'; }
@@ -37,7 +43,11 @@ expect_ok cluster rate 20mbit
 expect_qdisc "$cluster_name-node2" eth0 "tbf rate 20Mbit"
 expect_qdisc "$cluster_name-net" p2 "tbf rate 20Mbit"
 expect_fail 2 "--trunk-rate: cluster '$cluster_name' has one level" cluster rate 20mbit --trunk-rate 1mbit
+expect_fail 2 "rate wants a tc rate of 8kbit to 3.4tbit" cluster rate 100tbit
+expect_qdisc "$cluster_name-node2" eth0 "tbf rate 20Mbit"
 expect_fail 1 "'node7' is not a node of cluster" cluster run --node node7 -- hostname
+# (a host is a name, not a pattern)
+expect_fail 1 "'node.' is not a node of cluster" cluster run --node 'node.' -- hostname
 
 # The agent is every launcher's ssh: ssh's options (Hydra puts -x first)
 # are skipped, the command runs on the node named, a host outside the
@@ -120,16 +130,44 @@ checks=$((checks + 1))
 expect_ok cluster rate 50mbit --trunk-rate 10mbit
 expect_qdisc "$cluster_name-net" up1 "tbf rate 10Mbit"
 expect_qdisc "$cluster_name-node0" eth0 "tbf rate 50Mbit"
+# A trunk that tc will not reshape (its device gone): every link back as
+# it was, status unchanged.
+ip -n "$cluster_name-net" link del down1
+expect_fail 1 "the links are back at 50mbit, the trunks at 10mbit" cluster rate 60mbit --trunk-rate 12mbit
+expect_qdisc "$cluster_name-node0" eth0 "tbf rate 50Mbit"
+expect_qdisc "$cluster_name-net" up0 "tbf rate 10Mbit"
+expect_ok cluster status
+expect_output "cluster $cluster_name: 4 nodes x 2 slots, links 50mbit"
+expect_output "two levels: 2 leaf switches, trunks 10mbit (topology: $cluster_dir/topology.conf)"
 expect_ok cluster down
 
 # An up that fails halfway (node2's namespace name is taken by someone
 # else) removes what it made and leaves the other's namespace alone.
 ip netns add "$cluster_name-node2"
-expect_fail 1 "up failed; removing what it made" cluster up 4
+expect_fail 1 "up failed; removed what it made" cluster up 4
 checks=$((checks + 1))
 left=$(cluster_leftovers)
 [ "$left" = "namespace: $cluster_name-node2" ] || fail "after a failed up: '$left'"
 ip netns del "$cluster_name-node2"
+
+# An up stopped by a signal right after it made a namespace (an ip
+# wrapper that signals up after "ip netns add NAME-node1") leaves
+# nothing; one killed there (SIGKILL) leaves what down then removes.
+mkdir -p "$work/bin"
+printf '%s\n' '#!/bin/sh' "$(command -v ip) \"\$@\"; rc=\$?" \
+  "[ \"\$*\" != \"netns add $cluster_name-node1\" ] || kill -\$STOP_SIGNAL \$PPID" \
+  'exit $rc' > "$work/bin/ip"
+chmod +x "$work/bin/ip"
+for sig in TERM INT HUP; do
+  expect_fail 1 "up failed; removed what it made" \
+    env --default-signal=INT PATH="$work/bin:$PATH" STOP_SIGNAL=$sig "$CLUSTER" --name "$cluster_name" up 3
+  expect_gone "an up stopped by SIG$sig"
+done
+env PATH="$work/bin:$PATH" STOP_SIGNAL=KILL "$CLUSTER" --name "$cluster_name" up 3 > /dev/null 2>&1
+checks=$((checks + 1))
+[ -n "$(cluster_leftovers)" ] || fail "an up killed halfway left nothing for down to do"
+expect_ok cluster down
+expect_gone "down after an up killed halfway"
 
 # A delay needs netem, which tbf cannot do: said plainly when missing.
 if unshare --net sh -c 'tc qdisc add dev lo root netem delay 1ms' 2> /dev/null; then

@@ -209,7 +209,7 @@ printf '#!/bin/sh\nexit 1\n' > "$work/bin/slurmd"
 chmod +x "$work/bin/slurmd"
 expect_fail 1 "topomap-cluster: slurmd on node0 did not start" \
   env PATH="$work/bin:$PATH" "$CLUSTER" --name "$cluster_name" up 2 --slots 2 --slurm
-expect_grep "topomap-cluster: up failed; removing what it made" "$work/err"
+expect_grep "topomap-cluster: up failed; removed what it made" "$work/err"
 expect_gone "up with a slurmd that fails"
 rm -f "$work/bin/slurmd"
 for f in /usr/sbin/* /usr/bin/* /sbin/* /bin/*; do
