@@ -2,18 +2,22 @@
  * periodic process grid; an example application for topomap.
  *
  *   mpirun -np P halo3d [--bytes N] [--iters K] [--dx A] [--dy B] [--dz C]
+ *                       [--reorder R]
  *
  * The P ranks form a periodic grid of MPI_Dims_create(P, 3) dimensions
- * (MPI_Cart_create without reordering, so rank r sits at the row-major
- * coordinates of r); --dx/--dy/--dz fix dimensions, as an application
- * reading its process grid from its input does (0: MPI_Dims_create's).
+ * (MPI_Cart_create; rank r of the grid's communicator sits at the
+ * row-major coordinates of r, and with --reorder 0, the default, it is
+ * world rank r; --reorder 1 lets MPI, or libtopomap-reorder, choose);
+ * --dx/--dy/--dz fix dimensions, as an application reading its process
+ * grid from its input does (0: MPI_Dims_create's).
  * In each of K iterations every rank sends one message of N bytes to each
  * of its 6 neighbours (-x, +x, -y, +y, -z, +z) and receives one from each.
  * Along a dimension of 2 both neighbours are the same rank, which then gets
  * 2 messages; along a dimension of 1 the rank sends to itself.
  *
  * Each rank's state is 6 faces of N bytes, face d being what it sends in
- * direction d.  The update stands in for the stencil arithmetic: it is
+ * direction d; r below is the rank in the grid, its position, so that the
+ * result is the same whichever process holds each position.  The update stands in for the stencil arithmetic: it is
  * integer-exact, so the result does not depend on timing, and mixes every
  * received byte into the state, so the checksum tells whether each message
  * reached the right neighbour (tests/examples_check.py recomputes it).
@@ -45,7 +49,7 @@ static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
 
 static const char usage_text[] =
     "Usage: mpirun -np P halo3d [--bytes N] [--iters K] [--dx A] [--dy B] "
-    "[--dz C]\n"
+    "[--dz C] [--reorder R]\n"
     "A 3-D halo exchange on a periodic grid of MPI_Dims_create(P, 3) ranks:\n"
     "each iteration, every rank sends N bytes to each of its 6 neighbours.\n"
     "  --bytes N   bytes per message (default 4096)\n"
@@ -54,6 +58,7 @@ static const char usage_text[] =
     "              fix the grid's dimensions (default 0: MPI_Dims_create's\n"
     "              choice); those given must divide P, all three multiply\n"
     "              to P\n"
+    "  --reorder R MPI_Cart_create's reorder: 0 (the default) or 1\n"
     "Prints one line with the grid and a checksum of the final state.\n";
 
 int main(int argc, char **argv)
@@ -63,13 +68,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 
-    long long bytes = 4096, iters = 100, fixed[3] = {0, 0, 0};
+    long long bytes = 4096, iters = 100, fixed[3] = {0, 0, 0}, reorder = 0;
     example_opt opts[] = {{"--bytes", EXAMPLE_INT, &bytes, 1, 1 << 30},
                           {"--iters", EXAMPLE_INT, &iters, 0, 1 << 30},
                           {"--dx", EXAMPLE_INT, &fixed[0], 0, 1 << 30},
                           {"--dy", EXAMPLE_INT, &fixed[1], 0, 1 << 30},
-                          {"--dz", EXAMPLE_INT, &fixed[2], 0, 1 << 30}};
-    int rc = example_parse_args("halo3d", usage_text, argc, argv, opts, 5,
+                          {"--dz", EXAMPLE_INT, &fixed[2], 0, 1 << 30},
+                          {"--reorder", EXAMPLE_INT, &reorder, 0, 1}};
+    int rc = example_parse_args("halo3d", usage_text, argc, argv, opts, 6,
                                 rank);
     if (rc >= 0) {
         MPI_Finalize();
@@ -99,7 +105,9 @@ int main(int argc, char **argv)
     }
     MPI_Dims_create(nranks, 3, dims);
     MPI_Comm cart;
-    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &cart);
+    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, (int)reorder, &cart);
+    int me; /* position in the grid */
+    MPI_Comm_rank(cart, &me);
     int nbr[NDIRS];
     for (int k = 0; k < 3; k++)
         MPI_Cart_shift(cart, k, 1, &nbr[2 * k], &nbr[2 * k + 1]);
@@ -113,7 +121,7 @@ int main(int argc, char **argv)
     }
     for (int d = 0; d < NDIRS; d++)
         for (size_t i = 0; i < n; i++)
-            face[d * n + i] = (unsigned char)(rank * 131 + d * 31 + i * 7);
+            face[d * n + i] = (unsigned char)(me * 131 + d * 31 + i * 7);
 
     for (long long it = 0; it < iters; it++) {
         /* A message going in direction d carries tag d, and arrives from
@@ -136,11 +144,11 @@ int main(int argc, char **argv)
         }
     }
 
-    uint64_t mine = (2 * (uint64_t)rank + 1) *
+    uint64_t mine = (2 * (uint64_t)me + 1) *
                     fnv1a(face, NDIRS * n, 0xcbf29ce484222325ULL);
     uint64_t sum = 0;
-    MPI_Reduce(&mine, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0)
+    MPI_Reduce(&mine, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, cart);
+    if (me == 0)
         printf("halo3d: %d ranks, grid %dx%dx%d, %lld bytes per message, "
                "%lld iterations, checksum %016" PRIx64 "\n",
                nranks, dims[0], dims[1], dims[2], bytes, iters, sum);

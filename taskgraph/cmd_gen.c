@@ -10,8 +10,9 @@
 static const char gen_help[] =
     "usage: taskgraph gen KIND [options] -o FILE\n"
     "\n"
-    "Generate a synthetic task graph.  Every edge weighs --bytes (per pair,\n"
-    "both directions together).\n"
+    "Generate a synthetic task graph.  Edge weights are bytes per pair,\n"
+    "both directions together: --bytes for stencil and random-geometric,\n"
+    "--p2p-bytes and --alltoall-bytes for qbox (default 1000 each).\n"
     "\n"
     "kinds:\n"
     "  stencil --dims AxBx...   N-D grid, one task per point, row-major\n"
@@ -28,7 +29,8 @@ static const char gen_help[] =
     "options:\n"
     "  -o, --output FILE   where to write (format from the extension)\n"
     "  --to FORMAT         json, metis or scotch, overriding the extension\n"
-    "  --bytes B           edge weight (default 1000)\n"
+    "  --bytes B           edge weight of stencil and random-geometric\n"
+    "                      (default 1000)\n"
     "  --seed S            random seed (default 1); printed with the result\n"
     "  -h, --help          this help\n";
 
