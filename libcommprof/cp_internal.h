@@ -620,6 +620,15 @@ void cp_rma(MPI_Win win, int target, uint64_t bytes, const void *buf);
  * the call and its bytes at each start). */
 enum { CP_PERSIST_SEND = 1, CP_PERSIST_RECV, CP_PERSIST_COLL };
 
+/* Whether the MPI sets the status of a posted receive's request (an
+ * MPI_Isendrecv's): Open MPI does; MPICH (4.0, 5.0) leaves it unset, so
+ * there one from MPI_ANY_SOURCE has no known source and is not counted. */
+#ifdef OPEN_MPI
+#define CP_POSTED_STATUS 1
+#else
+#define CP_POSTED_STATUS 0
+#endif
+
 /* What a request stands for, so that its completion is charged to the
  * right type and a receive's bytes are counted from its status. */
 typedef struct cp_req_info {

@@ -299,6 +299,8 @@ void cp_completed(const MPI_Request *before, int n, const int *idx,
             continue;
         if (info.posted && info.peer_world >= 0)
             cp_received_bytes(info.peer_world, info.bytes);
+        else if (info.posted && !CP_POSTED_STATUS)
+            continue; /* MPI_ANY_SOURCE, and a status the MPI left unset */
         else if (info.rec && st && !cp_status_cancelled(&st[k]))
             cp_received_rec(info.rec, &st[k]);
     }

@@ -35,15 +35,19 @@
     TRACK(.type = CP_P2P, .persistent = CP_PERSIST_RECV,                     \
           .rec = cp_comm_get(comm))
 /* A receive counted as posted, count x type from source (at each
- * completion; from the status under MPI_ANY_SOURCE): a partitioned
- * receive, whose buffer is whole at completion, and MPI_Isendrecv's,
- * whose status MPICH leaves unset (4.0.2: source 0, tag 0, 0 bytes; 5.0:
- * stale values), so that it counts alike under every MPI. */
+ * completion; from the status under MPI_ANY_SOURCE, where the MPI sets it:
+ * CP_POSTED_STATUS): a partitioned receive, whose buffer is whole at
+ * completion, and MPI_Isendrecv's, whose status MPICH leaves unset (4.0.2:
+ * source 0, tag 0, 0 bytes; 5.0: stale values), so that it counts alike
+ * under every MPI.  From MPI_PROC_NULL: nothing, not even tracked. */
 #define POSTED_RECV(comm, source, count, dt, persist)                        \
-    TRACK(.type = CP_P2P, .persistent = (persist), .posted = 1,              \
-          .rec = cp_comm_get(comm),                                          \
-          .peer_world = cp_peer_world(comm, source),                         \
-          .bytes = cp_bytes(count, dt))
+    do {                                                                     \
+        if ((source) != MPI_PROC_NULL)                                       \
+            TRACK(.type = CP_P2P, .persistent = (persist), .posted = 1,      \
+                  .rec = cp_comm_get(comm),                                  \
+                  .peer_world = cp_peer_world(comm, source),                 \
+                  .bytes = cp_bytes(count, dt));                             \
+    } while (0)
 #define PRECV_PART(comm, source, count, dt)                                  \
     POSTED_RECV(comm, source, count, dt, CP_PERSIST_RECV)
 #define ISENDRECV(comm, source, count, dt)                                    \

@@ -51,12 +51,23 @@ static inline int at(int d)
 
 #if CP_HAVE_ISENDRECV
 /* 10 ints (40 B) to r+1 with MPI_Isendrecv; 6 doubles (48 B) to r+2 with
- * MPI_Isendrecv_replace.  p2p calls: 4. */
+ * MPI_Isendrecv_replace; 2 ints (8 B) to r+1 with MPI_Isendrecv from
+ * MPI_PROC_NULL (nothing received), received by an MPI_Recv; 3 ints (12 B)
+ * to r+1 with MPI_Isendrecv from MPI_ANY_SOURCE (the source only its
+ * status tells, which MPICH leaves unset: counted under Open MPI only).
+ * p2p calls: 4 + 3 + 2. */
 static void isendrecv(void)
 {
     int out[10], in[10];
     double both[6];
     MPI_Request q;
+    MPI_Isendrecv(out, 2, MPI_INT, at(1), 5, in, 2, MPI_INT, MPI_PROC_NULL, 5,
+                  MPI_COMM_WORLD, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    MPI_Recv(in, 2, MPI_INT, at(-1), 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Isendrecv(out, 3, MPI_INT, at(1), 6, in, 3, MPI_INT, MPI_ANY_SOURCE, 6,
+                  MPI_COMM_WORLD, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
     for (int i = 0; i < 10; i++)
         out[i] = 100 * r + i;
     MPI_Isendrecv(out, 10, MPI_INT, at(1), 1, in, 10, MPI_INT, at(-1), 1,
