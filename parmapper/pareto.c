@@ -1,5 +1,6 @@
-/* pareto.c: the Pareto front of (average, maximum) hop-bytes and the
- * choice of a point (rules at the top of pareto.h). */
+/* pareto.c: the Pareto front of (average, maximum) hop-bytes, the
+ * choice of a point, the focus and the order of the runs (rules at the
+ * top of pareto.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,7 +135,12 @@ int pm_select(const pm_point *pts, int n, pm_criterion c, double alpha)
     for (int i = 0; i < n; i++)
         if (i == 0 || pts[i].total < h0)
             h0 = pts[i].total;
-    long double bound = (long double)alpha * (long double)h0;
+    /* A as written, not as a double: 1.15 is stored a little below, which
+     * would leave out a point at exactly 1.15 h0.  A double is within 2^-53
+     * of its decimal, so a bound that much higher keeps such a point and
+     * admits no other whole number of hop-bytes below 2^52. */
+    long double bound =
+        (long double)alpha * (long double)h0 * (1.0L + 0x1p-52L);
     int best = -1;
     for (int i = 0; i < n; i++) {
         if (c == PM_SELECT_ALPHA && (long double)pts[i].total > bound)
@@ -164,4 +170,33 @@ int pm_focus(const uint64_t *total, const uint64_t *max, const int *order,
             out[k++] = c;
     }
     return k;
+}
+
+/* How costly a configuration is expected to be, 0 to NCLASSES - 1: the
+ * baselines (gm_portfolio) first, block and decompose (one pass over the
+ * graph) before rb and drb (METIS bisections), so that even a budget too
+ * short for anything else has the default's mapping on the front; then
+ * GreedyMap's, a refinement after Algorithm 1 (refine=1) costing most,
+ * then Delta = all nodes, then an order made with METIS (GPART, GPARTRB);
+ * refined baselines (rb and drb with refine=1) with the refined. */
+#define NCLASSES 10
+static int cost_class(const gm_config *c)
+{
+    int metis = c->baseline ? (c->baseline - 1 == GM_BASE_RB ||
+                               c->baseline - 1 == GM_BASE_DRB)
+                            : (c->order == GM_ORDER_GPART ||
+                               c->order == GM_ORDER_GPARTRB);
+    if (c->baseline && !c->refine)
+        return metis;
+    return 2 + 4 * c->refine +
+           2 * (!c->baseline && c->delta == GM_DELTA_ALL) + metis;
+}
+
+void pm_cost_order(const gm_config *configs, int n, int *order)
+{
+    int k = 0;
+    for (int cls = 0; cls < NCLASSES; cls++)
+        for (int i = 0; i < n; i++)
+            if (cost_class(&configs[i]) == cls)
+                order[k++] = i;
 }

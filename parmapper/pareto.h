@@ -30,6 +30,8 @@
 
 #include <stdint.h>
 
+#include "greedymap.h"
+
 typedef struct pm_point {
     uint64_t total; /* hop_bytes_total: the average x tasks */
     uint64_t max;   /* hop_bytes_max */
@@ -74,6 +76,14 @@ int pm_front_add(pm_front *f, const pm_point *p);
 /* The index of the chosen point among pts[0 .. n) (any set of points,
  * normally a front), or -1 when n is 0. */
 int pm_select(const pm_point *pts, int n, pm_criterion c, double alpha);
+
+/* The order of round 0 of parmapper's search (search.c), cheapest first:
+ * indexes 0 .. n-1 of configs into order, by class (the unrefined
+ * baselines block and decompose, then rb and drb; then GreedyMap's; a
+ * refinement after Algorithm 1 costing most, then Delta = all nodes, then
+ * an order made with METIS; refined baselines with the refined), in
+ * portfolio order within a class. */
+void pm_cost_order(const gm_config *configs, int n, int *order);
 
 /* The focus of parmapper's search (search.c): of n configurations, whose
  * first runs gave total[c] and max[c] (UINT64_MAX: none finished), those

@@ -238,31 +238,13 @@ static int run_job(pm_search *s, int config, int round, tg_error *err)
     return rc;
 }
 
-/* How costly a configuration is expected to be, 0 to 7: a refinement
- * after Algorithm 1 (refine=1), then Delta = all nodes, then an order made
- * with METIS (GPART, GPARTRB); the baselines (gm_portfolio) first, but
- * refined ones (rb and drb with refine=1) with the refined. */
-static int cost_class(const gm_config *c)
-{
-    if (c->baseline) /* one pass over the graph; rb one METIS bisection */
-        return 4 * c->refine + (c->baseline - 1 == GM_BASE_RB ||
-                                c->baseline - 1 == GM_BASE_DRB);
-    return 4 * c->refine + 2 * (c->delta == GM_DELTA_ALL) +
-           (c->order == GM_ORDER_GPART || c->order == GM_ORDER_GPARTRB);
-}
-
-/* s->by_cost: the portfolio's indexes by cost class, in portfolio order
- * within a class. */
+/* s->by_cost: the portfolio's indexes, cheapest first (pm_cost_order). */
 static int sort_by_cost(pm_search *s)
 {
     const int nc = s->in.nconfigs;
     if (!(s->by_cost = malloc(((size_t)nc + 1) * sizeof *s->by_cost)))
         return -1;
-    int k = 0;
-    for (int cls = 0; cls < 8; cls++)
-        for (int i = 0; i < nc; i++)
-            if (cost_class(&s->in.configs[i]) == cls)
-                s->by_cost[k++] = i;
+    pm_cost_order(s->in.configs, nc, s->by_cost);
     return 0;
 }
 

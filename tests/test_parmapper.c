@@ -142,6 +142,16 @@ START_TEST(alpha_rule)
 }
 END_TEST
 
+/* A point at exactly A x h0 is within, for an A that binary cannot hold
+ * (1.15 is stored a little below). */
+START_TEST(alpha_exact)
+{
+    pm_point two[2] = {pt(100, 50, 0, 0, 0, 0), pt(115, 40, 0, 1, 0, 0)};
+    ck_assert_int_eq(pm_select(two, 2, PM_SELECT_ALPHA, 1.15), 1);
+    ck_assert_int_eq(pm_select(two, 2, PM_SELECT_ALPHA, 1.1499), 0);
+}
+END_TEST
+
 /* The focus: config 0 (1000, 100) is the least; 1 (1049, 80) is within
  * 5 % in total; 2 (1100, 50) has the least max; 3 (1051, 106) is beaten
  * by 0 by more than 5 % in both (1050 < 1051, 105 < 106); 4 (1051, 105)
@@ -222,6 +232,49 @@ static tg_graph *lattice(void)
     return g;
 }
 
+/* Round 0's order: the unrefined baselines first, block (and decompose,
+ * with a grid) before rb and drb, then GreedyMap's with the refined ones
+ * last, each configuration once. */
+START_TEST(cost_order)
+{
+    tg_error err;
+    gm_machine *m;
+    ck_assert_int_eq(gm_machine_uniform(8, 8, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:2x2x2", NULL,
+                                                 &err), 0);
+    tg_graph *g = lattice();
+    gm_config *cs;
+    int nc;
+    ck_assert_int_eq(gm_portfolio(g, m, &cs, &nc, &err), 0);
+    int *order = malloc((size_t)nc * sizeof *order);
+    int *count = calloc((size_t)nc, sizeof *count);
+    pm_cost_order(cs, nc, order);
+    /* Kinds along the order: 0 block/decompose, 1 rb/drb, 2 GreedyMap's
+     * unrefined, 3 refined; never decreasing. */
+    int last = 0, nbase = 0;
+    for (int k = 0; k < nc; k++) {
+        const gm_config *c = &cs[order[k]];
+        int b = c->baseline - 1;
+        int kind = c->refine                            ? 3
+                   : !c->baseline                       ? 2
+                   : b == GM_BASE_RB || b == GM_BASE_DRB ? 1
+                                                        : 0;
+        ck_assert_msg(kind >= last, "kind %d after %d at %d", kind, last, k);
+        last = kind;
+        nbase += kind < 2;
+        count[order[k]]++;
+    }
+    ck_assert_int_ge(nbase, 3); /* block, rb, drb (decompose: a grid) */
+    for (int i = 0; i < nc; i++)
+        ck_assert_int_eq(count[i], 1);
+    free(count);
+    free(order);
+    free(cs);
+    tg_graph_free(g);
+    gm_machine_free(m);
+}
+END_TEST
+
 START_TEST(run_equals_greedymap)
 {
     tg_error err;
@@ -274,6 +327,8 @@ static Suite *parmapper_suite(void)
     tcase_add_test(tc, levels_break_ties);
     tcase_add_test(tc, dominates);
     tcase_add_test(tc, alpha_rule);
+    tcase_add_test(tc, alpha_exact);
+    tcase_add_test(tc, cost_order);
     tcase_add_test(tc, other_criteria);
     tcase_add_test(tc, focus_rule);
     tcase_add_test(tc, ties);
