@@ -232,16 +232,24 @@ static tg_graph *lattice(void)
     return g;
 }
 
-/* Round 0's order: the unrefined baselines first, block (and decompose,
- * with a grid) before rb and drb, then GreedyMap's with the refined ones
- * last, each configuration once. */
-START_TEST(cost_order)
+/* 8 nodes of 8 slots on the torus 2x2x2. */
+static gm_machine *torus8(void)
 {
     tg_error err;
     gm_machine *m;
     ck_assert_int_eq(gm_machine_uniform(8, 8, &m, &err), 0);
     ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:2x2x2", NULL,
                                                  &err), 0);
+    return m;
+}
+
+/* Round 0's order: the unrefined baselines first, block (and decompose,
+ * with a grid) before rb and drb, then GreedyMap's with the refined ones
+ * last, each configuration once. */
+START_TEST(cost_order)
+{
+    tg_error err;
+    gm_machine *m = torus8();
     tg_graph *g = lattice();
     gm_config *cs;
     int nc;
@@ -278,10 +286,7 @@ END_TEST
 START_TEST(run_equals_greedymap)
 {
     tg_error err;
-    gm_machine *m;
-    ck_assert_int_eq(gm_machine_uniform(8, 8, &m, &err), 0);
-    ck_assert_int_eq(gm_machine_set_network_spec(m, "torus:2x2x2", NULL,
-                                                 &err), 0);
+    gm_machine *m = torus8();
     tg_graph *g = lattice();
     gm_config *cs;
     int nc;
