@@ -71,7 +71,12 @@
 /* Made at MPI_Init: no allocation at the end. */
 static char *path, *tmp, *ckpt_tmp;
 static pid_t owner; /* a forked child is not the rank */
-static int started, finished, written;
+/* The partial file: 0 not written, 1 being written, 2 written; back to 0
+ * when a fatal signal's write is done (the application's handler may
+ * survive it: a later end writes again). */
+enum { NOT_WRITTEN, WRITING, WRITTEN };
+static int state;
+static int written;
 static struct sigaction old_term, old_int;
 
 #define LINGER_MS 500
@@ -114,14 +119,25 @@ static int partial_write(long wait_ms)
 {
     if (!path || !cp.initialized || cp.finalized || getpid() != owner)
         return 0;
-    if (__atomic_exchange_n(&started, 1, __ATOMIC_SEQ_CST)) {
+    for (;;) {
+        int was = NOT_WRITTEN;
+        if (__atomic_compare_exchange_n(&state, &was, WRITING, 0,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            break; /* this thread writes it */
+        if (was == WRITTEN)
+            return 0;
         /* Another thread is writing it (this one was interrupted by a
          * signal, or raced it to MPI_Abort): wait until it is whole. */
-        for (long ms = 0; !__atomic_load_n(&finished, __ATOMIC_ACQUIRE) &&
-                          (wait_ms < 0 || ms < wait_ms);
-             ms++)
+        long ms = 0;
+        while ((was = __atomic_load_n(&state, __ATOMIC_ACQUIRE)) == WRITING &&
+               (wait_ms < 0 || ms < wait_ms)) {
             sleep_ms(1);
-        return 0;
+            ms++;
+        }
+        if (was != NOT_WRITTEN)
+            return 0;
+        /* Written by a fatal signal's handler and open again: once more,
+         * with the counters of now. */
     }
     /* No handler of ours may cut this thread's write short. */
     sigset_t block, saved;
@@ -129,7 +145,7 @@ static int partial_write(long wait_ms)
     for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
         sigaddset(&block, signals[i]);
     pthread_sigmask(SIG_BLOCK, &block, &saved);
-    /* A checkpoint being written finishes first (it saw `started` unset
+    /* A checkpoint being written finishes first (it saw no partial file
      * and will not rename after this), so this file is the last. */
     for (long ms = 0; __atomic_load_n(&ckpt_busy, __ATOMIC_SEQ_CST) &&
                       ms < FATAL_WAIT_MS;
@@ -137,7 +153,7 @@ static int partial_write(long wait_ms)
         sleep_ms(1);
     if (cp_recorded_anything() && cp_write_partial(tmp, path) == 0)
         __atomic_store_n(&written, 1, __ATOMIC_RELAXED);
-    __atomic_store_n(&finished, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&state, WRITTEN, __ATOMIC_RELEASE);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     return 1;
 }
@@ -170,10 +186,8 @@ static void on_fatal(int sig, siginfo_t *info, void *ctx)
     /* An application's handler may survive the signal: a later end
      * (MPI_Abort, exit, SIGTERM, a checkpoint) then writes the file again,
      * with the counters of then, instead of leaving those of the fault. */
-    if (partial_write(FATAL_WAIT_MS)) {
-        __atomic_store_n(&finished, 0, __ATOMIC_RELEASE);
-        __atomic_store_n(&started, 0, __ATOMIC_SEQ_CST);
-    }
+    if (partial_write(FATAL_WAIT_MS))
+        __atomic_store_n(&state, NOT_WRITTEN, __ATOMIC_SEQ_CST);
     for (size_t i = 0; i < NFATAL; i++)
         if (fatal[i] == sig) {
             sigaction(sig, &old_fatal[i], NULL);
@@ -217,7 +231,7 @@ static void *checkpoints(void *arg)
             break;
         pthread_mutex_unlock(&ckpt_mu);
         __atomic_store_n(&ckpt_busy, 1, __ATOMIC_SEQ_CST);
-        if (!__atomic_load_n(&started, __ATOMIC_SEQ_CST) &&
+        if (__atomic_load_n(&state, __ATOMIC_SEQ_CST) == NOT_WRITTEN &&
             cp_recorded_anything() &&
             cp_write_checkpoint(ckpt_tmp, path) == 0)
             __atomic_store_n(&ckpt_written, 1, __ATOMIC_RELAXED);

@@ -90,9 +90,11 @@ on_signal() {
   caught=$1 caught_n=$2
   [ -n "$child$starting" ] || exit $((128 + caught_n))
   if to_group "$caught_n"; then
-    # A new sentinel for the next signal, this one's pending in the old.
+    # A new sentinel for the next signal, this one's pending in the old;
+    # not while run_child starts its step, whose $! the sentinel's would
+    # replace: run_child starts it then.
     pass=''
-    start_sentinel
+    if [ -n "$starting" ]; then renew=1; else start_sentinel; fi
   else
     pass=1
     [ -z "$child" ] || pass_on "$caught"
@@ -108,7 +110,8 @@ steps_start() {
     *) say "steps_start: '$1' is neither group nor child"; exit 70 ;;
   esac
   steps_whom=$1 steps_at_exit=${2-}
-  child='' starting='' caught='' caught_n='' pass='' sentinel='' sentinel_fd=''
+  child='' starting='' renew='' caught='' caught_n='' pass='' sentinel=''
+  sentinel_fd=''
   start_sentinel
   trap steps_exit EXIT
   trap 'on_signal TERM 15' TERM
@@ -129,8 +132,10 @@ run_child() {
   ( trap - INT QUIT; exec {sentinel_fd}>&-; exec "$@" ) <&0 &
   child=$!
   starting=''
-  # A signal in between found no child to pass it on to.
+  # A signal in between found no child to pass it on to, or wants a new
+  # sentinel.
   [ -z "$pass" ] || pass_on "$caught"
+  [ -z "$renew" ] || { renew=''; start_sentinel; }
   # wait returns above 128 when a trapped signal interrupts it, the child
   # still running; once the child has ended, wait gives its status.
   while :; do
