@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profile_internal.h"
+#include "tg_internal.h"
 
 /* How much of a file tg_profile_sniff looks at first: the whole file
  * only when its top-level "format" is not there. */
@@ -263,28 +264,6 @@ int tg_json_top_string(const char *text, size_t len, const char *key,
     return 1;
 }
 
-/* The rest of fp after the `have` bytes already in *buf (of SNIFF_BYTES),
- * into a bigger *buf; the total length, or 0 when it cannot be read. */
-static size_t read_rest(FILE *fp, char **buf, size_t have)
-{
-    size_t cap = have;
-    for (;;) {
-        if (have == cap) {
-            if (cap > SIZE_MAX / 2)
-                return 0;
-            char *b = realloc(*buf, 2 * cap);
-            if (!b)
-                return 0;
-            *buf = b;
-            cap *= 2;
-        }
-        size_t got = fread(*buf + have, 1, cap - have, fp);
-        have += got;
-        if (got == 0)
-            return ferror(fp) ? 0 : have;
-    }
-}
-
 int tg_profile_sniff(const char *path)
 {
     FILE *fp = fopen(path, "rb");
@@ -294,13 +273,16 @@ int tg_profile_sniff(const char *path)
      * value is no profile's. */
     char format[64];
     int found = tg_json_top_string(buf, n, "format", format, sizeof format);
-    if (!found && n == SNIFF_BYTES) {
+    tg_text whole;
+    tg_error err;
+    if (!found && n == SNIFF_BYTES && !tg_text_load(&whole, path, &err)) {
         /* "format" is not among the first bytes (a profile passed through
          * `jq -S` has it after "communicators"), or the value there is cut
          * short: decide from the whole file.  Files this program writes
          * say their format first and never come here. */
-        n = read_rest(fp, &buf, n);
-        found = tg_json_top_string(buf, n, "format", format, sizeof format);
+        found = tg_json_top_string(whole.buf, whole.len, "format", format,
+                                   sizeof format);
+        tg_text_free(&whole);
     }
     int yes = found && !strcmp(format, TG_PROFILE_FORMAT);
     free(buf);
