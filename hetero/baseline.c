@@ -285,6 +285,11 @@ static void fill(feas *f, int i)
     f->next[i] = 0;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* Conditions every placement of host h's ranks meets; TG_EINVAL saying
  * which one fails. */
 static int host_bounds(feas *f, int h, tg_error *err)
@@ -306,7 +311,7 @@ static int host_bounds(feas *f, int h, tg_error *err)
             }
         gpu_only += !cpu;
         uint64_t d = p->in->ranks[r].footprint;
-        data = d > UINT64_MAX - data ? UINT64_MAX : data + d;
+        data = sat_add(data, d);
     }
     int cores = hwloc_bitmap_weight(usable);
     hwloc_bitmap_free(usable);
@@ -325,14 +330,10 @@ static int host_bounds(feas *f, int h, tg_error *err)
     /* A GPU of unknown size holds no rank's data (problem.c refuses it
      * otherwise): it adds nothing. */
     for (int g = 0; g < n->ngpus; g++)
-        room = n->gpus[g].memory > UINT64_MAX - room
-                   ? UINT64_MAX
-                   : room + n->gpus[g].memory;
+        room = sat_add(room, n->gpus[g].memory);
     for (int k = 0; k < n->nnuma; k++)
         if (n->numa[k].kind != HT_MEM_GPUNUMA)
-            room = n->numa[k].capacity > UINT64_MAX - room
-                       ? UINT64_MAX
-                       : room + n->numa[k].capacity;
+            room = sat_add(room, n->numa[k].capacity);
     if (data > room)
         return tg_error_set(err, TG_EINVAL, NULL, 0,
                             "no placement fits on %s: its ranks' data, %llu "
