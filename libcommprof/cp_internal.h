@@ -30,6 +30,9 @@
 #include "config.h" /* CP_HAVE_*: the MPI-4 calls this MPI declares */
 
 #include <mpi.h>
+#if CP_HAVE_MPIX_COLL_INIT
+#include <mpi-ext.h> /* Open MPI 4.1's MPIX_NAME_init (wrappers.def) */
+#endif
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>

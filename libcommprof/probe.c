@@ -10,13 +10,18 @@
 #include <mpi.h>
 
 #if !defined(CP_PROBE_LARGE) && !CP_HAVE_ISENDRECV && !CP_HAVE_PARTITIONED && \
-    !CP_HAVE_COLL_INIT
+    !CP_HAVE_COLL_INIT && !CP_HAVE_MPIX_COLL_INIT
 #error "no block to probe"
 #endif
 
 #define REF(NAME) (void)&PMPI_##NAME;
-#if CP_HAVE_COLL_INIT
+#if CP_HAVE_COLL_INIT && CP_HAVE_MPIX_COLL_INIT
+#error "MPIX_NAME_init are wrapped only where MPI_NAME_init are not"
+#elif CP_HAVE_COLL_INIT
 #define INIT REF
+#elif CP_HAVE_MPIX_COLL_INIT
+#include <mpi-ext.h>
+#define INIT(NAME) (void)&PMPIX_##NAME;
 #else
 #define INIT(NAME)
 #endif
@@ -26,12 +31,14 @@
 #define W(...)
 #define WC(NAME, ...) REF(NAME##_c)
 #define WCOLL(NAME, INAME, ...) REF(NAME##_c) REF(INAME##_c) INIT(NAME##_init_c)
+#define WINIT(...)
 #else
 #define CP_COUNT int
 #define CP_DISPL int
 #define W(NAME, ...) REF(NAME)
 #define WC W
 #define WCOLL(NAME, INAME, ...) REF(NAME) REF(INAME) INIT(NAME##_init)
+#define WINIT(NAME, ...) INIT(NAME)
 #endif
 #define WMC WC
 #define WI W

@@ -125,18 +125,19 @@
  * while recording waits to be finished: a matched message; or a
  * persistent init, whenever the profiler is ready); its time is charged
  * when recording. */
-#define WRAP(NAME, TYPE, PARAMS, ARGS, BEFORE, AFTER, busy)                  \
-    int MPI_##NAME PARAMS                                                    \
+#define WRAP(NAME, ...) WRAP_AS(MPI_##NAME, PMPI_##NAME, __VA_ARGS__)
+#define WRAP_AS(FUNC, PFUNC, TYPE, PARAMS, ARGS, BEFORE, AFTER, busy)        \
+    int FUNC PARAMS                                                          \
     {                                                                        \
         int on_ = cp_on();                                                   \
         if (!on_ && !(busy))                                                 \
-            return PMPI_##NAME ARGS;                                         \
+            return PFUNC ARGS;                                               \
         int64_t t0 = cp_now();                                               \
         cp_cuda_poll(t0);                                                    \
         cp_coll *into_ = NULL;                                               \
         const void *buf_ = NULL;                                             \
         BEFORE;                                                              \
-        int rc = PMPI_##NAME ARGS;                                           \
+        int rc = PFUNC ARGS;                                                 \
         int64_t ticks = cp_now() - t0;                                       \
         if (on_)                                                             \
             cp_charge(TYPE, ticks);                                          \
@@ -152,20 +153,25 @@
 #define CP_APPEND(list, ...) (CP_LIST list, __VA_ARGS__)
 
 /* A collective's three calls: blocking, nonblocking, persistent (run
- * whenever the profiler is ready, as WI). */
+ * whenever the profiler is ready, as WI; MPIX_NAME_init where Open MPI
+ * 4.1's extension has them instead of MPI-4's). */
 #if CP_HAVE_COLL_INIT
 #define WRAP_INIT WRAP
+#elif CP_HAVE_MPIX_COLL_INIT
+#define WRAP_INIT(NAME, ...) WRAP_AS(MPIX_##NAME, PMPIX_##NAME, __VA_ARGS__)
 #else
 #define WRAP_INIT(...)
 #endif
+#define WRAP_PINIT(INIT, TYPE, PARAMS, ARGS, AFTER)                          \
+    WRAP_INIT(INIT, TYPE, PARAMS, ARGS, PINIT(), AFTER; PCOLL(TYPE),         \
+              cp_ready())
 #define WRAP_COLL(NAME, INAME, INIT, TYPE, PARAMS, ARGS, AFTER)              \
     WRAP(NAME, TYPE, PARAMS, ARGS, , AFTER, 0)                               \
     WRAP(INAME, TYPE, CP_APPEND(PARAMS, MPI_Request *request),               \
          CP_APPEND(ARGS, request), , AFTER; ICOLL(TYPE), 0)                  \
-    WRAP_INIT(INIT, TYPE,                                                    \
-              CP_APPEND(PARAMS, MPI_Info info, MPI_Request *request),        \
-              CP_APPEND(ARGS, info, request), PINIT(), AFTER; PCOLL(TYPE),     \
-              cp_ready())
+    WRAP_PINIT(INIT, TYPE,                                                   \
+               CP_APPEND(PARAMS, MPI_Info info, MPI_Request *request),       \
+               CP_APPEND(ARGS, info, request), AFTER)
 
 /* The classic calls (and the MPI-4 ones without a large count): int
  * counts and displacements. */
@@ -181,6 +187,7 @@
 #define WIC WI
 #define WCOLL(NAME, INAME, TYPE, PARAMS, ARGS, AFTER)                        \
     WRAP_COLL(NAME, INAME, NAME##_init, TYPE, PARAMS, ARGS, AFTER)
+#define WINIT WRAP_PINIT
 #include "wrappers.def"
 
 /* Their large-count variants, MPI_NAME_c: MPI_Count counts, MPI_Aint
@@ -194,6 +201,11 @@
 #undef WI
 #undef WIC
 #undef WCOLL
+#undef WINIT
+#if !CP_HAVE_COLL_INIT
+#undef WRAP_INIT
+#define WRAP_INIT(...) /* no MPIX_NAME_init_c */
+#endif
 #define CP_COUNT MPI_Count
 #define CP_DISPL MPI_Aint
 #define W(...)
@@ -206,5 +218,6 @@
     WRAP(NAME##_c, TYPE, PARAMS, ARGS, BEFORE, AFTER, cp_ready())
 #define WCOLL(NAME, INAME, TYPE, PARAMS, ARGS, AFTER)                        \
     WRAP_COLL(NAME##_c, INAME##_c, NAME##_init_c, TYPE, PARAMS, ARGS, AFTER)
+#define WINIT(...)
 #include "wrappers.def"
 #endif

@@ -2,12 +2,13 @@
 # libcommprof on tests/mpi/mpi4.c: the MPI-4 calls that move user data,
 # those this MPI has (configure's CP_HAVE_* blocks: MPI_Isendrecv and
 # _replace, partitioned MPI_Psend_init/MPI_Precv_init, the persistent
-# collectives, the large-count _c calls), counted exactly on 4 ranks; and
-# where the MPI has the _c calls, one MPI_Send_c of 2^31 + 3 bytes between
+# collectives (Open MPI 4.1: its MPIX_NAME_init), the large-count _c
+# calls), counted exactly on 4 ranks; and where the MPI has the _c calls,
+# one MPI_Send_c of 2^31 + 3 bytes between
 # 2 ranks, counted exactly in 64 bits (the receiver holds 2 GiB); under
 # Open MPI, MPI_Isendrecv agrees with Open MPI's pml monitoring; where
 # mpifort works (MPICH 4), the calls from `use mpi_f08` (tests/mpi/mpi4_f).
-# Skipped (77) under an MPI with none of them (Open MPI 4.1).
+# Skipped (77) under an MPI with none of them.
 . "$TOPOMAP_SRCDIR/tests/commprof_lib.sh"
 
 expect_ok run 4 -x COMMPROF_OUT="$work/m.json" "$MPI_TESTS/mpi4"

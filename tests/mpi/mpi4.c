@@ -29,6 +29,19 @@
 #ifndef CP_HAVE_LARGE_COUNT
 #define CP_HAVE_LARGE_COUNT 0
 #endif
+#ifndef CP_HAVE_MPIX_COLL_INIT
+#define CP_HAVE_MPIX_COLL_INIT 0
+#endif
+#if CP_HAVE_MPIX_COLL_INIT
+/* Open MPI 4.1: the persistent collectives of coll_init by their
+ * extension's names, which libcommprof wraps there. */
+#include <mpi-ext.h>
+#define MPI_Bcast_init MPIX_Bcast_init
+#define MPI_Allreduce_init MPIX_Allreduce_init
+#define MPI_Alltoallv_init MPIX_Alltoallv_init
+#define MPI_Barrier_init MPIX_Barrier_init
+#define MPI_Gather_init MPIX_Gather_init
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,8 +123,9 @@ static void partitioned(void)
 }
 #endif
 
-#if CP_HAVE_COLL_INIT
-/* Persistent collectives on MPI_COMM_WORLD, counted at each start:
+#if CP_HAVE_COLL_INIT || CP_HAVE_MPIX_COLL_INIT
+/* Persistent collectives on MPI_COMM_WORLD (MPIX_ under Open MPI 4.1),
+ * counted at each start:
  * Bcast_init of 25 ints (100 B) from 0, started 3 times; Allreduce_init
  * of 8 doubles and Alltoallv_init of i+1 ints to member i, started
  * together by MPI_Startall twice; Barrier_init started twice;
@@ -317,9 +331,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     if (r == 0)
-        printf("blocks%s%s%s%s\n", CP_HAVE_ISENDRECV ? " isendrecv" : "",
+        printf("blocks%s%s%s%s%s\n", CP_HAVE_ISENDRECV ? " isendrecv" : "",
                CP_HAVE_PARTITIONED ? " partitioned" : "",
                CP_HAVE_COLL_INIT ? " coll-init" : "",
+               CP_HAVE_MPIX_COLL_INIT ? " mpix-coll-init" : "",
                CP_HAVE_LARGE_COUNT ? " large-count" : "");
     if (big) {
 #if CP_HAVE_LARGE_COUNT
@@ -334,7 +349,7 @@ int main(int argc, char **argv)
         if (all)
             partitioned();
 #endif
-#if CP_HAVE_COLL_INIT
+#if CP_HAVE_COLL_INIT || CP_HAVE_MPIX_COLL_INIT
         if (all)
             coll_init();
 #endif
