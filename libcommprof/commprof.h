@@ -20,8 +20,11 @@
  * Controls, read at MPI_Init:
  *   COMMPROF_OUT     path of the profile (default commprof.json in the
  *                    working directory)
- *   COMMPROF_ENABLE  0/off: load but record and write nothing
- *   COMMPROF_START   off: record nothing until MPI_Pcontrol(1)
+ *   COMMPROF_ENABLE  off: load but record and write nothing (default on)
+ *   COMMPROF_START   off: record nothing until MPI_Pcontrol(1) (default
+ *                    on, from MPI_Init)
+ *                    Both take 0/off/no/false and 1/on/yes/true in any
+ *                    case; any other value is warned and the default taken
  *   COMMPROF_CLOCK   tsc or monotonic: how calls are timed (default: the
  *                    TSC where the CPU's is invariant and the kernel
  *                    keeps time with it, else CLOCK_MONOTONIC; times are

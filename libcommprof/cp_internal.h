@@ -270,7 +270,7 @@ enum { CP_PROC_UNSET, CP_PROC_CPU, CP_PROC_GPU };
 typedef struct cp_state {
     int initialized; /* MPI_Init seen and the arrays allocated */
     int finalized;
-    int enabled;     /* COMMPROF_ENABLE != 0 */
+    int enabled;     /* COMMPROF_ENABLE not off */
     int recording;   /* MPI_Pcontrol / COMMPROF_START */
     int threaded;    /* MPI provides MPI_THREAD_MULTIPLE: atomic counters */
     int tsc;         /* cp_now reads the TSC (see the clock) */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cp_internal.h"
@@ -37,14 +38,25 @@ void cp_warn(const char *fmt, ...)
     (void)rc; /* nowhere to say that stderr failed */
 }
 
-/* An environment switch: 0 for "0", "off", "no", "false"; else 1. */
-static int env_flag(const char *name, int dflt)
+/* An environment switch, spelled the same for every one, in any case:
+ * 0, off, no, false or 1, on, yes, true; unset or empty: dflt.  Any other
+ * value (COMMPROF_START=later, COMMPROF_ENABLE=disable) is a mistake that
+ * once turned the switch on unnoticed: it is warned, naming the value and
+ * what `dflt_means` (the documented default) does, and dflt is taken. */
+static int env_flag(const char *name, int dflt, const char *dflt_means)
 {
+    static const char *const spellings[2][4] = {
+        {"0", "off", "no", "false"}, {"1", "on", "yes", "true"}};
     const char *v = getenv(name);
     if (!v || !*v)
         return dflt;
-    return !(strcmp(v, "0") == 0 || strcmp(v, "off") == 0 ||
-             strcmp(v, "no") == 0 || strcmp(v, "false") == 0);
+    for (int on = 0; on < 2; on++)
+        for (int i = 0; i < 4; i++)
+            if (strcasecmp(v, spellings[on][i]) == 0)
+                return on;
+    cp_warn("%s=%s: not 0/off/no/false or 1/on/yes/true, %s", name, v,
+            dflt_means);
+    return dflt;
 }
 
 /* The sizes of the predefined datatypes, the ones most calls pass, in an
@@ -145,13 +157,14 @@ void cp_start(void)
 {
     if (cp.initialized)
         return;
-    cp.enabled = env_flag("COMMPROF_ENABLE", 1);
+    /* The rank first: a warning about COMMPROF_ENABLE names it. */
+    PMPI_Comm_rank(MPI_COMM_WORLD, &cp.world_rank);
+    cp.enabled = env_flag("COMMPROF_ENABLE", 1, "profiling on");
     if (!cp.enabled)
         return;
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
     cp.threaded = level == MPI_THREAD_MULTIPLE;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &cp.world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &cp.world_size);
     uint64_t *block = calloc(CP_ROWS * (size_t)cp.world_size, sizeof *block);
     if (!block || cp_tables_init() != 0) {
@@ -178,7 +191,7 @@ void cp_start(void)
     cp.out = out_path();
     cp.initialized = 1;
     cp_partial_setup();
-    cp.recording = env_flag("COMMPROF_START", 1);
+    cp.recording = env_flag("COMMPROF_START", 1, "recording from MPI_Init");
 }
 
 void cp_finish(void)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # commprof-run: tests/mpi/pattern through it on 4 ranks gives the exact
-# profile (pattern and --start off), where -o says or in the working
-# folder; the launcher's exit status comes through, and after a job that
-# aborted, the merge command it prints works; the options it adds after
+# profile (pattern and --start off, whose COMMPROF_START the profiler
+# takes without a warning), where -o says or in the working folder; the
+# launcher's exit status comes through, and after a job that aborted, the
+# merge command it prints works; the options it adds after
 # Open MPI 4.1's and 5's mpirun, PRRTE's prterun and Hydra's mpiexec (told
 # apart by their --version), and the environment it gives srun, are
 # exactly the expected ones (seen by stand-in launchers), the caller's own
@@ -27,6 +28,9 @@ expect_ok "$cr" -o "$work/p.json" -- "$MPIEXEC" -n 4 "$PATTERN"
 expect_grep "commprof-run: profile written to $work/p.json" "$work/err"
 expect_ok $check pattern "$work/p.json"
 expect_ok "$cr" --start off -o "$work/late.json" "$MPIEXEC" -n 4 "$PATTERN"
+# The COMMPROF_START value it passes is one the profiler takes unwarned.
+checks=$((checks + 1))
+grep -q "commprof (rank" "$work/err" && fail "--start off: a warning: $(cat "$work/err")"
 expect_ok $check late "$work/late.json"
 mkdir "$work/here"
 expect_ok bash -c "cd '$work/here' && '$cr' '$MPIEXEC' -n 4 '$PATTERN'"
