@@ -41,16 +41,32 @@ int ro_create(const ro_call *c, MPI_Comm comm, MPI_Comm *out)
     return MPI_ERR_INTERN;
 }
 
+/* Each kind of warning has its own "first time": a report that cannot be
+ * written must not hide a later failure that keeps MPI's order. */
+static void warn_once(int *warned, const ro_call *c, const char *why,
+                      const char *then)
+{
+    if (*warned)
+        return;
+    *warned = 1;
+    fprintf(stderr, "libtopomap-reorder: %s: %s; %s\n",
+            ro_call_name(c->kind), why, then);
+}
+
 void ro_warn(const ro_call *c, const char *why)
 {
     static int warned;
-    if (warned)
-        return;
-    warned = 1;
-    fprintf(stderr,
-            "libtopomap-reorder: %s: %s; this and later topology "
-            "communicators may keep MPI's rank order\n",
-            ro_call_name(c->kind), why);
+    warn_once(&warned, c, why,
+              "this and later topology communicators may keep MPI's rank "
+              "order");
+}
+
+void ro_warn_report(const ro_call *c, const char *why)
+{
+    static int warned;
+    warn_once(&warned, c, why,
+              "the mapping is applied all the same; the report lacks this "
+              "call's line (and may lack later ones, unwarned)");
 }
 
 int ro_agree(int ok, MPI_Comm comm)

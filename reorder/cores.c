@@ -19,8 +19,13 @@
  * file) is every host's topology, and each process is bound to the core
  * given for its rank of MPI_COMM_WORLD in TOPOMAP_REORDER_CORES
  * ("3,0,2,...") or, without that, to the core numbered by its index among
- * its host's processes.  Pretend hosts (TOPOMAP_REORDER_HOSTS) without a
- * pretend topology have no cores: they are not this machine's. */
+ * its host's processes.  Unlike real bindings, which may share a core or
+ * leave a host partly filled and then just give no levels, a list with a
+ * core the topology lacks, two processes of a host on one core, or not
+ * one entry per rank is a mistake of the tester: an internal failure,
+ * warned, so that a test does not silently measure hosts alone.  Pretend
+ * hosts (TOPOMAP_REORDER_HOSTS) without a pretend topology have no cores:
+ * they are not this machine's. */
 #include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>
@@ -70,12 +75,20 @@ out:
     return topo_state > 0 ? 0 : -1;
 }
 
-/* The core of world rank `rank` in TOPOMAP_REORDER_CORES. */
-static int pretend_core(const char *spec, int rank, int *core, char *why,
-                        size_t size)
+/* The core of world rank `rank` in TOPOMAP_REORDER_CORES, which must
+ * give exactly `nranks` cores, one per rank of MPI_COMM_WORLD, each one
+ * of the `ncores` of the pretend topology: a core it does not have, or a
+ * list too short or too long, is a mistake in the list, which would
+ * otherwise quietly cost the node its levels.  The whole list is read on
+ * every process, so that every process finds the same fault and the
+ * lowest rank names it.  (Two processes of one host on one core take the
+ * hosts, which only rank 0 knows: ro_check_given_cores.) */
+static int pretend_core(const char *spec, int rank, int nranks, int ncores,
+                        int *core, char *why, size_t size)
 {
     const char *p = spec;
-    for (int i = 0;; i++) {
+    int i = 0;
+    for (;; i++) {
         char *end;
         errno = 0;
         long v = strtol(p, &end, 10);
@@ -87,19 +100,27 @@ static int pretend_core(const char *spec, int rank, int *core, char *why,
                      i + 1);
             return -1;
         }
-        if (i == rank) {
-            *core = (int)v;
-            return 0;
-        }
-        if (!*end) {
-            snprintf(why, size,
-                     "TOPOMAP_REORDER_CORES names %d cores, so none for "
-                     "rank %d of MPI_COMM_WORLD",
-                     i + 1, rank);
+        if (v >= ncores) {
+            if (ncores > 0)
+                snprintf(why, size,
+                         "TOPOMAP_REORDER_CORES: entry %d is core %ld, but "
+                         "TOPOMAP_REORDER_TOPOLOGY has cores 0 to %d",
+                         i + 1, v, ncores - 1);
+            else
+                snprintf(why, size,
+                         "TOPOMAP_REORDER_CORES: entry %d is core %ld, but "
+                         "TOPOMAP_REORDER_TOPOLOGY has no cores",
+                         i + 1, v);
             return -1;
         }
+        if (i == rank)
+            *core = (int)v;
+        if (!*end)
+            break;
         p = end + 1;
     }
+    return ro_list_length("TOPOMAP_REORDER_CORES", i + 1L, "cores", nranks,
+                          why, size);
 }
 
 /* The logical index of the core of the first PU of this process's
@@ -130,7 +151,7 @@ static int bound_core(void)
 
 int ro_my_core(ro_core *out, char *why, size_t size)
 {
-    *out = (ro_core){RO_CORE_NONE, 0, 0};
+    *out = (ro_core){RO_CORE_NONE, 0, 0, 0};
     const char *spec = getenv("TOPOMAP_REORDER_TOPOLOGY");
     const char *cores = getenv("TOPOMAP_REORDER_CORES");
     if (spec && !*spec)
@@ -156,11 +177,71 @@ int ro_my_core(ro_core *out, char *why, size_t size)
     }
     out->core = RO_CORE_SLOT;
     if (cores && *cores) {
-        int rank;
+        int rank, nranks;
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        return pretend_core(cores, rank, &out->core, why, size);
+        PMPI_Comm_size(MPI_COMM_WORLD, &nranks);
+        out->given = 1;
+        return pretend_core(cores, rank, nranks, out->cores, &out->core,
+                            why, size);
     }
     return 0;
+}
+
+int ro_check_given_cores(const ro_layout *l, const ro_core *c,
+                         MPI_Comm comm, tg_error *err)
+{
+    int ncores = 0;
+    for (int p = 0; p < l->nprocs; p++)
+        if (c[p].given && c[p].core >= ncores)
+            ncores = c[p].core + 1;
+    if (!ncores)
+        return 0;
+    /* owner[k]: the process of the host at hand given core k, or -1. */
+    int *owner = malloc((size_t)ncores * sizeof *owner);
+    if (!owner)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    for (int k = 0; k < ncores; k++)
+        owner[k] = -1;
+    int p = -1, q = -1;
+    for (int h = 0; h < l->nhosts && p < 0; h++) {
+        for (int i = l->first[h]; i < l->first[h + 1] && p < 0; i++) {
+            int r = l->proc[i];
+            if (!c[r].given)
+                continue;
+            if (owner[c[r].core] >= 0)
+                p = owner[c[r].core], q = r;
+            else
+                owner[c[r].core] = r;
+        }
+        for (int i = l->first[h]; i < l->first[h + 1]; i++)
+            if (c[l->proc[i]].given)
+                owner[c[l->proc[i]].core] = -1;
+    }
+    free(owner);
+    if (p < 0)
+        return 0;
+    /* The list is by rank of MPI_COMM_WORLD: its entries are those. */
+    int ranks[2] = {p < q ? p : q, p < q ? q : p};
+    int world[2] = {MPI_UNDEFINED, MPI_UNDEFINED};
+    MPI_Group g, wg;
+    if (PMPI_Comm_group(comm, &g) == MPI_SUCCESS) {
+        if (PMPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS) {
+            PMPI_Group_translate_ranks(g, 2, ranks, wg, world);
+            PMPI_Group_free(&wg);
+        }
+        PMPI_Group_free(&g);
+    }
+    if (world[0] == MPI_UNDEFINED || world[1] == MPI_UNDEFINED)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "TOPOMAP_REORDER_CORES gives core %d to two "
+                            "processes of host %s (one process per core)",
+                            c[q].core, l->host[l->proc_host[q]]);
+    return tg_error_set(err, TG_EINVAL, NULL, 0,
+                        "TOPOMAP_REORDER_CORES: entries %d and %d give core "
+                        "%d to two processes of host %s (one process per "
+                        "core)",
+                        world[0] + 1, world[1] + 1, c[q].core,
+                        l->host[l->proc_host[q]]);
 }
 
 int ro_layout_cores(ro_layout *l, const ro_core *c)

@@ -1,9 +1,10 @@
 /* hosts.c: where each process runs.  A process's host is its
  * MPI_Get_processor_name, or, for testing on one machine, its entry in
  * TOPOMAP_REORDER_HOSTS: a comma-separated list with one host per rank of
- * MPI_COMM_WORLD in rank order, where "NAME:K" stands for K entries of
- * NAME ("a,a,b,b" = "a:2,b:2").  The layout groups the processes of a
- * communicator by host, hosts in the order of their first process. */
+ * MPI_COMM_WORLD in rank order (no more, no fewer), where "NAME:K" stands
+ * for K entries of NAME ("a,a,b,b" = "a:2,b:2").  The layout groups the
+ * processes of a communicator by host, hosts in the order of their first
+ * process. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,13 @@
 
 #include "ro_internal.h"
 
-/* The entry for world rank `rank` of the list `spec`. */
-static int pretend_host(const char *spec, int rank,
+/* The entry for world rank `rank` of the list `spec`, which must name
+ * exactly `nranks` processes, one per rank of MPI_COMM_WORLD: a list too
+ * short leaves ranks without a host, and one too long is a layout meant
+ * for another job, which would place this one wrongly.  The whole list is
+ * read on every process, so that every process finds the same fault and
+ * the lowest rank names it. */
+static int pretend_host(const char *spec, int rank, int nranks,
                         char name[MPI_MAX_PROCESSOR_NAME], char *why,
                         size_t size)
 {
@@ -43,21 +49,32 @@ static int pretend_host(const char *spec, int rank,
             }
             p = end;
         }
-        if (rank < seen + count) {
+        if (rank >= seen && rank < seen + count) {
             memcpy(name, host, len);
             name[len] = '\0';
-            return 0;
         }
         seen += count;
-        if (*p != ',') {
-            snprintf(why, size,
-                     "TOPOMAP_REORDER_HOSTS names %ld processes, so none "
-                     "for rank %d of MPI_COMM_WORLD",
-                     seen, rank);
-            return -1;
-        }
+        if (*p != ',')
+            break;
         p++;
     }
+    return ro_list_length("TOPOMAP_REORDER_HOSTS", seen, "processes", nranks,
+                          why, size);
+}
+
+int ro_list_length(const char *var, long n, const char *what, int nranks,
+                   char *why, size_t size)
+{
+    if (n < nranks)
+        snprintf(why, size,
+                 "%s names %ld %s, so none for rank %ld of MPI_COMM_WORLD",
+                 var, n, what, n);
+    else if (n > nranks)
+        snprintf(why, size,
+                 "%s names %ld %s, but MPI_COMM_WORLD has %d ranks (one "
+                 "entry per rank)",
+                 var, n, what, nranks);
+    return n == nranks ? 0 : -1;
 }
 
 int ro_my_host(char name[MPI_MAX_PROCESSOR_NAME], char *why, size_t size)
@@ -65,9 +82,10 @@ int ro_my_host(char name[MPI_MAX_PROCESSOR_NAME], char *why, size_t size)
     memset(name, 0, MPI_MAX_PROCESSOR_NAME);
     const char *spec = getenv("TOPOMAP_REORDER_HOSTS");
     if (spec && *spec) {
-        int rank;
+        int rank, nranks;
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        return pretend_host(spec, rank, name, why, size);
+        PMPI_Comm_size(MPI_COMM_WORLD, &nranks);
+        return pretend_host(spec, rank, nranks, name, why, size);
     }
     int len;
     if (PMPI_Get_processor_name(name, &len) != MPI_SUCCESS) {

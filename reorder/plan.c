@@ -13,8 +13,8 @@
 
 _Static_assert(sizeof(ro_role) == sizeof(int),
                "ro_role is scattered as one int");
-_Static_assert(sizeof(ro_core) == 3 * sizeof(int),
-               "ro_core is gathered as 3 ints");
+_Static_assert(sizeof(ro_core) == 4 * sizeof(int),
+               "ro_core is gathered as 4 ints");
 
 /* What rank 0 has gathered. */
 typedef struct gathered {
@@ -86,6 +86,8 @@ static int decide(const ro_call *c, const gathered *in, double t0,
         snprintf(why, size, "out of memory");
         return RO_FAIL;
     }
+    if (ro_check_given_cores(&l, in->cores, c->comm, &err))
+        goto fail;
     int cores = ro_layout_cores(&l, in->cores);
     if (cores < 0) {
         tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
@@ -136,7 +138,7 @@ static int decide(const ro_call *c, const gathered *in, double t0,
                        status == RO_MOVE};
         char rwhy[600];
         if (ro_report_write(path, &r, rwhy, sizeof rwhy))
-            ro_warn(c, rwhy);
+            ro_warn_report(c, rwhy);
     }
     goto done;
 fail:
@@ -188,7 +190,7 @@ int ro_plan(const ro_call *c, MPI_Comm first, double t0, ro_role *role)
     }
     PMPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names,
                 MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
-    PMPI_Gather(&core, 3, MPI_INT, cores, 3, MPI_INT, 0, comm);
+    PMPI_Gather(&core, 4, MPI_INT, cores, 4, MPI_INT, 0, comm);
     if (dist) {
         PMPI_Gather(&npairs, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
         if (rank == 0) {

@@ -63,8 +63,12 @@ int ro_create(const ro_call *c, MPI_Comm comm, MPI_Comm *out);
 int ro_construct(const ro_call *c, int reorder, MPI_Comm *out);
 
 /* Print "libtopomap-reorder: NAME: WHY; ..." on stderr, the first time
- * only (construct.c). */
+ * only (construct.c): for a failure that keeps MPI's rank order. */
 void ro_warn(const ro_call *c, const char *why);
+/* The same for a report that cannot be written, the first time only too,
+ * saying that the mapping is applied all the same (it is: the report is
+ * only a record of it). */
+void ro_warn_report(const ro_call *c, const char *why);
 
 /* Collective over comm: -1 when ok holds on every process, else the
  * lowest rank where it does not, on every process; that one warns, so a
@@ -119,13 +123,28 @@ void ro_layout_free(ro_layout *l);
  * host's hwloc topology (RO_CORE_NONE: not bound to one; RO_CORE_SLOT:
  * under a pretend topology without TOPOMAP_REORDER_CORES, its index among
  * its host's processes), with the host's core and package counts (0 when
- * not known).  Gathered at rank 0 as 3 ints.  0, or -1 with why filled
- * (a bad TOPOMAP_REORDER_TOPOLOGY or TOPOMAP_REORDER_CORES). */
+ * not known) and whether the core is TOPOMAP_REORDER_CORES's.  Gathered
+ * at rank 0 as 4 ints.  0, or -1 with why filled (a bad
+ * TOPOMAP_REORDER_TOPOLOGY or TOPOMAP_REORDER_CORES, such as a core the
+ * topology does not have). */
 enum { RO_CORE_NONE = -1, RO_CORE_SLOT = -2 };
 typedef struct ro_core {
     int core, cores, packages;
+    int given; /* 1: core from TOPOMAP_REORDER_CORES */
 } ro_core;
 int ro_my_core(ro_core *out, char *why, size_t size);
+/* A per-rank list in variable `var` has n entries (of `what`): 0 when
+ * that is one per rank of MPI_COMM_WORLD (nranks), else -1 with why
+ * saying which rank has none, or that there are too many (hosts.c). */
+int ro_list_length(const char *var, long n, const char *what, int nranks,
+                   char *why, size_t size);
+/* Rank 0: two processes of one host given one core by
+ * TOPOMAP_REORDER_CORES are a mistake in the list (bound processes that
+ * share a core are not: the node just gets no levels): 0 when there are
+ * none, else nonzero with err filled (naming the two entries, or out of
+ * memory).  comm: the call's, to name them by rank of MPI_COMM_WORLD. */
+int ro_check_given_cores(const ro_layout *l, const ro_core *cores,
+                         MPI_Comm comm, tg_error *err);
 /* Rank 0: when every host has one process per core, bound to distinct
  * cores, and every process reports the same core and package counts,
  * renumbers the layout's slots by core (slot k = the process on core k)

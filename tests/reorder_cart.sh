@@ -7,7 +7,8 @@
 # counted by hand in the comments), the report (one whole line per call,
 # calls on communicators whose rank 0 differ, in turn and at the same
 # time, included; added to what the file holds), reorder = 0,
-# TOPOMAP_REORDER=0 and internal failures (warned, MPI's order kept).
+# TOPOMAP_REORDER=0, internal failures (warned, MPI's order kept) and a
+# report that cannot be written (warned, the order applied all the same).
 . "$TOPOMAP_SRCDIR/tests/reorder_lib.sh"
 cart=$MPI_TESTS/reorder_cart
 
@@ -157,6 +158,14 @@ checks=$((checks + 1))
 expect_ok run 8 a,b,a,,a,b,a,b "$cart" $H 2 0 0 0 0 1
 expect_output "dims 4x2 identity 8 result 8"
 expect_grep "TOPOMAP_REORDER_HOSTS: empty host name at character 7" "$work/err"
+# One entry more than ranks (a layout meant for another job) is refused
+# too, not read as the first 8.
+expect_ok run 8 $H,c "$cart" $H 2 0 0 0 0 1
+expect_output "dims 4x2 identity 8 result 8"
+expect_grep "libtopomap-reorder: MPI_Cart_create: TOPOMAP_REORDER_HOSTS names 9 processes, but MPI_COMM_WORLD has 8 ranks (one entry per rank); this and later topology communicators may keep MPI's rank order" "$work/err"
+expect_ok run 8 a:4,b:3,c:2 "$cart" $H 2 0 0 0 0 1
+expect_output "dims 4x2 identity 8 result 8"
+expect_grep "TOPOMAP_REORDER_HOSTS names 9 processes, but MPI_COMM_WORLD has 8" "$work/err"
 expect_ok run 8 $H -x TOPOMAP_REORDER_NETWORK=torus:1 "$cart" $H 2 0 0 0 0 1
 expect_output "dims 4x2 identity 8 result 8"
 expect_grep "libtopomap-reorder: MPI_Cart_create:" "$work/err"
@@ -165,4 +174,15 @@ expect_ok run 8 $H -x TOPOMAP_REORDER_NETWORK=mesh:2 \
   -x TOPOMAP_REORDER_REPORT="$work/report.json" "$cart" $H 2 0 0 0 0 1
 expect_output "dims 4x2 identity 8 result 4"
 expect_grep '"identity":{"offnode_bytes":8,"hop_bytes_total":16,' "$work/report.json"
+
+# A report that cannot be written (no such folder) is no failure of the
+# mapping: the ranks are reordered as with a report, and the warning says
+# so.
+expect_ok run 8 $H -x TOPOMAP_REORDER_REPORT="$work/missing/report.json" \
+  "$cart" $H 2 0 0 0 0 1
+expect_output "dims 4x2 identity 8 result 4"
+expect_output "map 0 2 4 6 1 3 5 7"
+expect_grep "libtopomap-reorder: MPI_Cart_create: $work/missing/report.json: cannot write the report: No such file or directory; the mapping is applied all the same; the report lacks this call's line (and may lack later ones, unwarned)" "$work/err"
+checks=$((checks + 1))
+[ "$(grep -c '^libtopomap-reorder:' "$work/err")" -eq 1 ] || fail "not one warning: $(cat "$work/err")"
 finish

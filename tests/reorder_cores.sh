@@ -7,8 +7,9 @@
 # distance, the distance 1 between two cores of a package, 4 between
 # packages and 20 between hosts (GM_NODE_FACTOR 10 x 2 links through the
 # flat network's switch).  Then: no node topology when the bindings do not
-# fill the hosts (reports as without cores), bad settings (warned, MPI's
-# order kept) and, under Open MPI, this machine's own cores.
+# fill the hosts (reports as without cores), bad settings (warned, naming
+# the bad entry; MPI's order kept, no report) and, under Open MPI, this
+# machine's own cores.
 . "$TOPOMAP_SRCDIR/tests/reorder_lib.sh"
 cart=$MPI_TESTS/reorder_cart
 T="pack:2 core:2 pu:1"
@@ -59,18 +60,14 @@ expect_output "map 0 1 2 3 4 5 6 7"
 expect_ok report_line 1
 expect_output '{"call":"MPI_Cart_create","size":8,"tasks":8,"hosts":[{"name":"a","ranks":[0,1,2,3]},{"name":"b","ranks":[4,5,6,7]}],"mapper":"identity","reordered":false,"permutation":[0,1,2,3,4,5,6,7],"identity":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2},"result":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2}}'
 
-# No node topology when the bindings do not fill every host with
-# distinct cores: 4 processes on hosts of 8 cores, or two on one core.
-# The choice is then by hops between hosts, and the report as without
-# cores.
+# No node topology when the bindings do not fill every host: 4
+# processes on hosts of 8 cores.  The choice is then by hops between
+# hosts, and the report as without cores.
 expect_ok run 8 $H -x TOPOMAP_REORDER_TOPOLOGY="pack:2 core:4 pu:1" \
   -x TOPOMAP_REORDER_REPORT="$work/report.json" "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
 expect_output "map 0 1 2 3 4 5 6 7"
 expect_ok report_line 1
 expect_output '{"call":"MPI_Cart_create","size":8,"tasks":8,"hosts":[{"name":"a","ranks":[0,1,2,3]},{"name":"b","ranks":[4,5,6,7]}],"mapper":"identity","reordered":false,"permutation":[0,1,2,3,4,5,6,7],"identity":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2},"result":{"offnode_bytes":4,"hop_bytes_total":16,"hop_bytes_avg":2}}'
-expect_ok run 8 $H -x TOPOMAP_REORDER_TOPOLOGY="$T" -x TOPOMAP_REORDER_CORES=0,2,3,1,0,2,3,3 \
-  "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
-expect_output "map 0 1 2 3 4 5 6 7"
 
 # Bad settings: warned once, MPI's order kept.
 expect_ok run 8 $H -x TOPOMAP_REORDER_CORES=$C "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
@@ -85,6 +82,30 @@ checks=$((checks + 1))
 expect_ok run 8 $H -x TOPOMAP_REORDER_TOPOLOGY="$T" -x TOPOMAP_REORDER_CORES=0,x \
   "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
 expect_grep "TOPOMAP_REORDER_CORES: entry 2 is not a core number" "$work/err"
+# A list that names a core the topology lacks, gives two processes of one
+# host one core, or has more entries than ranks is a mistake too, not a
+# layout that merely gets no levels: on hosts alternating, where hosts
+# alone would reorder (map 0 2 4 6 1 3 5 7), MPI's order is kept, and
+# the warning names the entries.
+A=a,b,a,b,a,b,a,b
+expect_ok run 8 $A -x TOPOMAP_REORDER_TOPOLOGY="$T" -x TOPOMAP_REORDER_CORES=0,0,1,1,2,2,3,4 \
+  -x TOPOMAP_REORDER_REPORT="$work/report.json" "$cart" $A 2 0 0 0 0 1
+expect_output "map 0 1 2 3 4 5 6 7"
+expect_grep "libtopomap-reorder: MPI_Cart_create: TOPOMAP_REORDER_CORES: entry 8 is core 4, but TOPOMAP_REORDER_TOPOLOGY has cores 0 to 3; this and later topology communicators may keep MPI's rank order" "$work/err"
+checks=$((checks + 1))
+[ "$(grep -c '^libtopomap-reorder:' "$work/err")" -eq 1 ] || fail "not one warning: $(cat "$work/err")"
+expect_no_file "$work/report.json"
+expect_ok run 8 $A -x TOPOMAP_REORDER_TOPOLOGY="$T" -x TOPOMAP_REORDER_CORES=0,0,1,1,2,2,2,3 \
+  -x TOPOMAP_REORDER_REPORT="$work/report.json" "$cart" $A 2 0 0 0 0 1
+expect_output "map 0 1 2 3 4 5 6 7"
+expect_grep "libtopomap-reorder: MPI_Cart_create: TOPOMAP_REORDER_CORES: entries 5 and 7 give core 2 to two processes of host a (one process per core); this and later topology communicators may keep MPI's rank order" "$work/err"
+checks=$((checks + 1))
+[ "$(grep -c '^libtopomap-reorder:' "$work/err")" -eq 1 ] || fail "not one warning: $(cat "$work/err")"
+expect_no_file "$work/report.json"
+expect_ok run 8 $A -x TOPOMAP_REORDER_TOPOLOGY="$T" -x TOPOMAP_REORDER_CORES=0,0,1,1,2,2,3,3,0 \
+  "$cart" $A 2 0 0 0 0 1
+expect_output "map 0 1 2 3 4 5 6 7"
+expect_grep "libtopomap-reorder: MPI_Cart_create: TOPOMAP_REORDER_CORES names 9 cores, but MPI_COMM_WORLD has 8 ranks (one entry per rank)" "$work/err"
 expect_ok run 8 $H -x TOPOMAP_REORDER_TOPOLOGY="pack:2 core:2" \
   "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
 expect_output "map 0 1 2 3 4 5 6 7"

@@ -6,8 +6,11 @@
  * and the program fails unless both classes are equal and an error.
  * Last, a graph Open MPI 4.1 accepts although an edge names a node >=
  * nnodes: "graph_edge_out_of_range CLASS" (the library cannot map it and
- * keeps MPI's communicator, with a warning). */
+ * keeps MPI's communicator, with a warning).  With the argument "first",
+ * a valid ring (reorder = 1) is made before all of them: a call the
+ * library maps and reports, "ring CLASS". */
 #include <stdio.h>
+#include <string.h>
 
 #include <mpi.h>
 
@@ -33,6 +36,18 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm a = MPI_COMM_NULL, b = MPI_COMM_NULL;
     int periods[2] = {0, 0};
+
+    if (argc > 1 && strcmp(argv[1], "first") == 0) {
+        int ring = 1, cls;
+        int rc = MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &ring, 1, &a);
+        MPI_Error_class(rc, &cls);
+        if (me == 0)
+            printf("ring %d\n", cls);
+        if (rc != MPI_SUCCESS)
+            failures++;
+        else
+            MPI_Comm_free(&a);
+    }
 
     int negative[2] = {-1, 2};
     report(me, "cart_negative_dims",
