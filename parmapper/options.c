@@ -6,14 +6,18 @@
 #include "parmapper.h"
 
 static const char help[] =
-    "usage: mpirun -np K parmapper GRAPH [--time SECONDS] [--rounds R]\n"
-    "           [--alpha A] [--seed S] [--select alpha|avg|max|maxload]\n"
-    "           [--rankfile FILE] [--slurm-hostfile FILE] [--mapping FILE]\n"
-    "           [--hydra-hostfile FILE]\n"
-    "           [--report FILE] [--hetero INPUT... --placement FILE]\n"
-    "           [machine options] [graph options]\n"
-    "       parmapper GRAPH --nodes N --slots S ...    (offline, one rank)\n"
-    "       mpirun --map-by ppr:1:node parmapper --check-rankfile FILE\n"
+    "usage: mpirun [MPIRUN-ARGS...] parmapper GRAPH [--time SECONDS]\n"
+    "           [--rounds R | --first] [--seed S] [--alpha A]\n"
+    "           [--select alpha|avg|max|maxload] [--quiet] [--rankfile FILE]\n"
+    "           [--slurm-hostfile FILE] [--hydra-hostfile FILE]\n"
+    "           [--mapping FILE] [--report FILE]\n"
+    "           [--hetero INPUT... --placement FILE] [placement options]\n"
+    "           [--tasks-per-slot T] [--no-levels] [machine options]\n"
+    "           [graph options]\n"
+    "       parmapper GRAPH --nodes N --slots S [--network SPEC] ...\n"
+    "                                                (offline, one rank)\n"
+    "       mpirun [MPIRUN-ARGS...] --map-by ppr:1:node parmapper\n"
+    "           --check-rankfile FILE\n"
     "\n"
     "Map GRAPH's tasks onto the processors of this job (papers/001, 4.2):\n"
     "every rank runs GreedyMap configurations of the portfolio and the\n"
@@ -118,6 +122,7 @@ static const char help[] =
     "                       two cores of a host cost the same), for\n"
     "                       comparison\n"
     "\n" CMD_GRAPH_HELP "\n"
+    "  -h, --help           this help\n"
     "man parmapper has the details.\n";
 
 /* The machine, graph and seed options are greedymap's (CMD_*, cmd.h). */

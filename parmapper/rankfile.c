@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gm_internal.h"
 #include "parmapper.h"
 
 /* The most ranks a rankfile may name (a sanity bound for the table of
@@ -148,17 +149,13 @@ static int check_slots(const char *path, long line, const pm_host *h,
     }
 }
 
-/* One line of the rankfile (without its newline).  Returns 0 with the
- * rank (-1 for a blank or comment line) and its host, or a TG_E* code
- * with err. */
+/* One line of the rankfile, its comment cut off (not blank).  Returns 0
+ * with the rank and its host, or a TG_E* code with err. */
 static int check_line(const char *path, long line, char *text,
                       const pm_hosts *hosts, long *rank,
                       const pm_host **hp, tg_error *err)
 {
-    *rank = -1;
-    char *p = text + strspn(text, " \t\r");
-    if (!*p || *p == '#')
-        return 0;
+    char *p = text + strspn(text, " \t");
     char *end = p + strlen(p);
     while (end > p && isspace((unsigned char)end[-1]))
         *--end = 0;
@@ -212,27 +209,23 @@ bad:
 int pm_rankfile_check(const char *path, const pm_hosts *hosts)
 {
     tg_error err;
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        tg_error_set(&err, TG_EIO, path, 0, "cannot open it: %s",
-                     strerror(errno));
+    tg_text t;
+    int rc = tg_text_load(&t, path, &err);
+    if (rc)
         return cli_fail(&err);
-    }
-    char *text = NULL;
-    size_t cap = 0;
-    long line = 0, *seen = NULL, nseen = 0, ranks = 0;
-    int rc = 0;
+    char *text;
+    long *seen = NULL, nseen = 0, ranks = 0;
     /* used[i]: the hosts the file names */
     char *used = calloc((size_t)hosts->n + 1, 1);
     if (!used)
         rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
-    while (!rc && getline(&text, &cap, fp) >= 0) {
-        line++;
-        text[strcspn(text, "\n")] = 0;
-        long r;
-        const pm_host *h;
-        if ((rc = check_line(path, line, text, hosts, &r, &h, &err)) ||
-            r < 0)
+    /* The lines as greedymap reads a rankfile: a '#' starts a comment
+     * anywhere, after the fields too ("rank 0=n0 slot=0 # why"), as
+     * mpirun --rankfile takes it; blank lines are skipped. */
+    while (!rc && (text = gm_text_line(&t))) {
+        long line = t.line, r = -1;
+        const pm_host *h = NULL;
+        if ((rc = check_line(path, line, text, hosts, &r, &h, &err)))
             continue;
         if (r >= nseen) {
             long n = r + 1 > 2 * nseen ? r + 1 : 2 * nseen;
@@ -255,13 +248,10 @@ int pm_rankfile_check(const char *path, const pm_hosts *hosts)
         ranks++;
         used[h - hosts->h] = 1;
     }
-    if (!rc && ferror(fp))
-        rc = tg_error_set(&err, TG_EIO, path, 0, "cannot read it");
     if (!rc && !ranks)
         rc = tg_error_set(&err, TG_EPARSE, path, 0,
                           "no 'rank N=HOST slot=CORES' line");
-    fclose(fp);
-    free(text);
+    tg_text_free(&t);
     free(seen);
     if (rc) {
         free(used);

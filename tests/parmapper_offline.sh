@@ -8,6 +8,35 @@
 expect_ok "$PARMAPPER" --help
 expect_output "search:"
 
+# --help and parmapper(1) list the same options with the same syntax: the
+# usage lines (up to the first blank line) and the SYNOPSIS name the same
+# ones, and every option of the getopt table is in both.
+page=$TOPOMAP_SRCDIR/doc/parmapper.1
+# The options ("--time") of stdin, sorted, on one line; man's \- is -.
+opts() { sed 's/\\-/-/g' | grep -oE -- '(^|[][ |(])--?[a-zA-Z][a-z0-9-]*' | sed 's/^[][ |(]//' | LC_ALL=C sort -u | tr '\n' ' '; }
+want="--alpha --check-rankfile --first --hetero --hydra-hostfile --map-by --mapping --network \
+--no-levels --nodes --placement --quiet --rankfile --report --rounds --seed --select --slots \
+--slurm-hostfile --tasks-per-slot --time "
+got=$(sed '/^$/q' "$work/out" | opts)
+checks=$((checks + 1))
+[ "$got" = "$want" ] || fail "parmapper --help usage: '$got', not '$want'"
+got=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$page" | opts)
+checks=$((checks + 1))
+[ "$got" = "$want" ] || fail "parmapper(1) SYNOPSIS: '$got', not '$want'"
+helps=" $(opts < "$work/out")"
+pages=" $(opts < "$page")"
+for opt in --help --nodes --slots --hostfile --network --positions --node-topology --from \
+  --layer --seed --grid --tasks-per-slot --time --rounds --first --alpha --select \
+  --rankfile --slurm-hostfile --hydra-hostfile --mapping --report --hetero --placement \
+  --check-rankfile --quiet --no-levels --calibration --ranks-per-gpu --cores-per-rank \
+  --gpu-speedup --cuda-aware --net-bandwidth --net-latency --shm-bandwidth --shm-latency \
+  --rotations --restarts --gpu-memory; do
+  checks=$((checks + 1))
+  [[ $helps == *" $opt "* ]] || fail "$opt is not in parmapper --help"
+  checks=$((checks + 1))
+  [[ $pages == *" $opt "* ]] || fail "$opt is not in parmapper(1)"
+done
+
 machine=(--nodes 64 --slots 16 --network torus:4x4x4)
 expect_ok "$TASKGRAPH" gen stencil --dims 16x8x8 --periodic -o "$work/stencil.tg.json"
 expect_ok "$TASKGRAPH" gen qbox --rows 32 --cols 32 -o "$work/qbox.tg.json"

@@ -8,8 +8,9 @@
 # cores.  An offline hostfile that gives this host more slots than it has
 # cores shares its cores among them, and is refused with --tasks-per-slot 1
 # before anything runs.  --check-rankfile takes parmapper's rankfiles and
-# refuses, naming the line, a host not in the job, a core or socket the
-# host lacks, a rank given twice and a line it cannot read.
+# hand-written ones with '#' comments, and refuses, naming the line, a
+# host not in the job, a core or socket the host lacks, a rank given twice
+# and a line it cannot read.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
 host=$(hostname)
 
@@ -86,6 +87,18 @@ printf '# by hand\nrank 1=%s slot=0-%d\n\nrank 0 = %s slot = 0:0\n' "$host" $((c
   > "$work/hand.rf"
 expect_ok pm 1 --check-rankfile "$work/hand.rf"
 expect_output "$work/hand.rf: 2 ranks on 1 of the job's 1 hosts, every host and core there"
+# A '#' after the fields starts a comment, as mpirun --rankfile and
+# greedymap eval read it; a line with one is still checked, at its number.
+printf 'rank 0=%s slot=0 # by hand\n  # indented\nrank 1=%s slot=0#tight\n' "$host" "$host" \
+  > "$work/comment.rf"
+expect_ok pm 1 --check-rankfile "$work/comment.rf"
+expect_output "$work/comment.rf: 2 ranks on 1 of the job's 1 hosts, every host and core there"
+printf '# c\nrank 0=%s slot=0 # c\nrank 1=%s slot=%d # c\n' "$host" "$host" "$cores" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:3: slot=$cores: host $host has $cores cores (hwloc, logical 0-$((cores - 1))), so core $cores does not exist there" \
+  pm 1 --check-rankfile "$work/bad.rf"
+printf 'rank 0=%s # slot=0\n' "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:1: expected 'rank N=HOST slot=CORES', not 'rank 0=$host'" \
+  pm 1 --check-rankfile "$work/bad.rf"
 printf 'rank 0=%s slot=0\nrank 1=nosuchhost slot=0\n' "$host" > "$work/bad.rf"
 expect_fail 1 "parmapper: $work/bad.rf:2: rank 1: host nosuchhost is not a host of this job (its hosts: $host)" \
   pm 1 --check-rankfile "$work/bad.rf"
@@ -104,10 +117,13 @@ expect_fail 1 "parmapper: $work/bad.rf:2: expected 'rank N=HOST slot=CORES', not
 printf 'rank 0=%s slot=x\n' "$host" > "$work/bad.rf"
 expect_fail 1 "parmapper: $work/bad.rf:1: slot=x: cannot read 'x' (cores: 2, 0-3 or SOCKET:CORES such as 1:0-2)" \
   pm 1 --check-rankfile "$work/bad.rf"
-: > "$work/empty.rf"
+printf '# only\n\n   \n# comments\n' > "$work/empty.rf"
 expect_fail 1 "parmapper: $work/empty.rf: no 'rank N=HOST slot=CORES' line" \
   pm 1 --check-rankfile "$work/empty.rf"
-expect_fail 1 "parmapper: $work/none.rf: cannot open it: No such file or directory" \
+: > "$work/empty.rf"
+expect_fail 1 "parmapper: $work/empty.rf: empty file" \
+  pm 1 --check-rankfile "$work/empty.rf"
+expect_fail 1 "parmapper: $work/none.rf: cannot open: No such file or directory" \
   pm 1 --check-rankfile "$work/none.rf"
 expect_fail 2 "--check-rankfile FILE takes no task graph and no other option" \
   pm 1 --check-rankfile "$work/rf4d" "$work/four.tg.json"
