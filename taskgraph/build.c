@@ -279,7 +279,10 @@ static int type_graph(ctx *c, tg_builder *b, int t, tg_build_type *bt)
 /* ------------------------------------------------------------ selection */
 
 /* C*: the heaviest kept types until `coverage` of the kept time is
- * covered, none under min_share of it (papers/001, 4.1.1). */
+ * covered, none under min_share of it (papers/001, 4.1.1).  The heaviest
+ * type is taken whatever the coverage: a build needs one type, and a
+ * coverage of 0 (which nothing falls short of) would otherwise leave C*
+ * empty, where any coverage above 0 gives that type. */
 static int select_critical(tg_build *b, tg_error *err)
 {
     const tg_build_options *o = &b->options;
@@ -295,7 +298,7 @@ static int select_critical(tg_build *b, tg_error *err)
                 (best < 0 || b->types[i].kept_ns > b->types[best].kept_ns))
                 best = i;
         if (best < 0 || !b->types[best].kept_ns ||
-            (double)covered >= o->coverage * kept ||
+            (b->ncritical && (double)covered >= o->coverage * kept) ||
             b->types[best].kept_share < o->min_share)
             break;
         b->types[best].critical = 1;

@@ -80,7 +80,10 @@ int cli_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 {
     char *end;
     errno = 0;
-    if (*s == '-' || *s == '\0')
+    /* strtoull takes leading blanks and a minus ("-1" is 2^64 - 1): a
+     * sign is looked for after the blanks. */
+    const char *p = s + strspn(s, " \t\n\v\f\r");
+    if (*p == '-' || *p == '\0')
         goto bad;
     unsigned long long x = strtoull(s, &end, 10);
     if (*end || errno == ERANGE || x < min || x > max)

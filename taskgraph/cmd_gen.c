@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char gen_help[] =
-    "usage: taskgraph gen KIND [options] -o FILE\n"
+    "usage: taskgraph gen KIND [options] -o FILE [--to FORMAT]\n"
     "\n"
     "Generate a synthetic task graph.  Edge weights are bytes per pair,\n"
     "both directions together: --bytes for stencil and random-geometric,\n"
@@ -18,11 +18,12 @@ static const char gen_help[] =
     "  stencil --dims AxBx...   N-D grid, one task per point, row-major\n"
     "          [--periodic]     wrap every dimension\n"
     "          [--diagonals]    all 3^d-1 neighbours (27-point in 3-D)\n"
+    "          [--bytes B]\n"
     "  qbox --rows R --cols C   Qbox-like process grid: p2p between row\n"
     "          [--periodic]     neighbours (rings when periodic), Alltoall\n"
     "          [--p2p-bytes B]  clique in each column; layers p2p and\n"
     "          [--alltoall-bytes B] alltoall, graph = their Sum\n"
-    "  random-geometric --tasks N --radius R [--seed S]\n"
+    "  random-geometric --tasks N --radius R [--seed S] [--bytes B]\n"
     "                           N points in the unit square, an edge\n"
     "                           between points closer than R\n"
     "\n"

@@ -27,31 +27,39 @@ static const char main_help[] =
     "\n"
     "Formats, by extension: .tg.json (native), .graph/.metis (METIS),\n"
     ".grf/.src (Scotch), .mtx/.mm (Matrix Market, read only).\n"
-    "'taskgraph COMMAND --help' describes each command; man taskgraph.\n";
+    "'taskgraph COMMAND --help' describes each command; --version prints\n"
+    "the version; man taskgraph.\n";
+
+/* The options that read a graph (convert, info). */
+#define READ_HELP                                                            \
+    "  --from FORMAT        json, metis, scotch or mtx\n"                    \
+    "  --mtx-weights W      Matrix Market entries weigh 1 (pattern, the\n"   \
+    "                       default) or |value| rounded (values)\n"
 
 static const char convert_help[] =
     "usage: taskgraph convert IN OUT [--from FORMAT] [--to FORMAT]\n"
     "                         [--mtx-weights pattern|values]\n"
     "\n"
     "Read IN and write OUT; formats come from the extensions unless given.\n"
-    "  --from FORMAT        json, metis, scotch or mtx\n"
+    READ_HELP
     "  --to FORMAT          json, metis or scotch\n"
-    "  --mtx-weights W      Matrix Market entries weigh 1 (pattern, the\n"
-    "                       default) or |value| rounded (values)\n"
     "Types, layers and the grid survive only in .tg.json.\n";
 
 static const char info_help[] =
-    "usage: taskgraph info FILE [--from FORMAT] [--mtx-weights W]\n"
+    "usage: taskgraph info FILE [--from FORMAT]\n"
+    "                      [--mtx-weights pattern|values]\n"
     "\n"
     "Print the number of tasks and edges, total bytes, degree min/avg/max,\n"
     "connected components, the types the graph was built from and its type\n"
     "layers.\n"
     "For a profile (commprof.json, told by its \"format\"): world size,\n"
     "ranks, hosts, and per type, longest first: its share of the time all\n"
-    "ranks spent communicating, time, calls, bytes, communicator sizes.\n";
+    "ranks spent communicating, time, calls, bytes, communicator sizes.\n"
+    READ_HELP;
 
 static const char combine_help[] =
     "usage: taskgraph combine IN -o OUT [--weights NAME=F,...]\n"
+    "                         [--from FORMAT] [--to FORMAT]\n"
     "\n"
     "Combine the type layers of IN (papers/001, 4.1.1):\n"
     "  without --weights     Sum: edge weights of all layers added\n"
@@ -60,6 +68,8 @@ static const char combine_help[] =
     "                        factor, rounded to whole bytes (a positive\n"
     "                        weight never rounds to 0); every layer needs a\n"
     "                        factor\n"
+    "  --from FORMAT         json, metis, scotch or mtx, overriding IN's\n"
+    "                        extension (only .tg.json files have layers)\n"
     "  --to FORMAT           json, metis or scotch, overriding the extension\n";
 
 enum { OPT_FROM = 256, OPT_TO, OPT_MTX, OPT_WEIGHTS };

@@ -551,7 +551,9 @@ int tg_coll_model_from_name(const char *name);
 typedef struct tg_build_options {
     double large;     /* a collective on a communicator of at least
                        * large x world size ranks is left out (0.5) */
-    double coverage;  /* C* covers this share of the time left (0.85) */
+    double coverage;  /* C* covers this share of the time left (0.85);
+                       * it holds the heaviest type whatever the share,
+                       * so 0 makes that type alone */
     double min_share; /* a type under this share of the time left is
                        * never critical (0.05) */
     tg_coll_model allreduce_model; /* TG_MODEL_AUTO */

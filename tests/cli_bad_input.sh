@@ -76,6 +76,8 @@ expect_fail 2 "option '--dims' needs a value" $tg gen stencil --dims
 expect_fail 2 "--dims wants sizes like 16x16x16" $tg gen stencil --dims 4xx4 -o "$work/o/x.graph"
 expect_fail 2 "--dims wants an integer" $tg gen stencil --dims 4x-1 -o "$work/o/x.graph"
 expect_fail 2 "--bytes wants an integer in 1..9223372036854775807" $tg gen stencil --dims 4 --bytes 0 -o "$work/o/x.graph"
+# A minus after blanks: strtoull would take ' -1' for 2^64 - 1.
+expect_fail 2 "--seed wants an integer in 0..18446744073709551615, not ' -1'" $tg gen random-geometric --tasks 8 --radius 0.5 --seed ' -1' -o "$work/o/x.graph"
 expect_fail 2 "--radius does not apply to stencil" $tg gen stencil --dims 4 --radius 0.1 -o "$work/o/x.graph"
 expect_fail 2 "no output file" $tg gen stencil --dims 4
 expect_fail 2 "unknown kind 'torus'" $tg gen torus -o "$work/o/x.graph"

@@ -38,6 +38,18 @@ expect_ok $tg convert "$work/again.tg.json" "$work/again.graph"
 expect_ok $tg convert "$out/wsum.tg.json" "$work/wsum.graph"
 checks=$((checks + 1)); cmp -s "$work/again.graph" "$work/wsum.graph" || fail "combine of the layers differs from wsum"
 
+# --coverage 0 is the smallest coverage, not none: C* still holds the
+# heaviest type, as with any coverage that type reaches alone; only a
+# min-share above every type's share leaves it empty.
+for cov in 0 0.0001 0.6666; do
+  expect_ok $tg build "$d/build_qbox.json" -o "$work/cov" --coverage $cov
+  expect_output "critical types: p2p (66.67% of the time left after filtering; coverage $cov, min-share 0.05)"
+done
+expect_ok $tg build "$d/build_qbox.json" -o "$work/cov" --coverage 0.6667
+expect_output "critical types: p2p, alltoall (100.00% of the time left after filtering; coverage 0.6667, min-share 0.05)"
+expect_fail 1 "taskgraph: $d/build_qbox.json: no critical type: no type has min-share 0.7 of the time left after filtering" \
+  $tg build "$d/build_qbox.json" -o "$work/cov" --coverage 0 --min-share 0.7
+
 # Filtering off, the ring model named in the table.
 expect_ok $tg build "$d/build_qbox.json" -o "$out" --large 2 --allreduce-model ring
 expect_output "allreduce              10.00%   10.00%           5120         80  8           no        no   -         ring"

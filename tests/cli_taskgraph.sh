@@ -115,4 +115,39 @@ for sub in "" gen convert info combine; do
   checks=$((checks + 1)); grep -q '^usage: taskgraph' "$work/out" || fail "no usage in '$sub --help'"
 done
 expect_ok $tg --version
+
+# --help and taskgraph(1) list the same options with the same syntax: each
+# subcommand's usage lines (up to the first blank line) and its SYNOPSIS
+# lines name the same ones, and every option of the getopt tables is in
+# some --help and in the page.
+page=$TOPOMAP_SRCDIR/doc/taskgraph.1
+# The options ("-o", "--to") of stdin, sorted, on one line; man's \- is -.
+opts() { sed 's/\\-/-/g' | grep -oE -- '(^|[][ |(])--?[a-zA-Z][a-z0-9-]*' | sed 's/^[][ |(]//' | LC_ALL=C sort -u | tr '\n' ' '; }
+# The SYNOPSIS lines of "taskgraph SUB" (both of info), to the next .br.
+synopsis() {
+  awk -v cmd="$1" '/^\.SH/ { on = $2 == "SYNOPSIS" } on && $0 == ".B taskgraph " cmd { take = 1 }
+    on && take && /^\.br$/ { take = 0 } on && take' "$page" | opts
+}
+declare -A want=([gen]="--to -o " [convert]="--from --mtx-weights --to " [info]="--from --mtx-weights "
+  [combine]="--from --to --weights -o " [matrix]="--received --type " [merge]="--allow-missing -o "
+  [build]="--allreduce-model --coverage --format --large --min-share --phase -o ")
+for sub in gen convert info combine matrix merge build; do
+  u=$($tg $sub --help | sed '/^$/q' | opts)
+  s=$(synopsis $sub)
+  checks=$((checks + 1))
+  [ "$u" = "${want[$sub]}" ] || fail "taskgraph $sub --help usage: '$u', not '${want[$sub]}'"
+  checks=$((checks + 1))
+  [ "$s" = "${want[$sub]}" ] || fail "taskgraph(1) SYNOPSIS of $sub: '$s', not '${want[$sub]}'"
+done
+helps=" $({ $tg --help; for sub in gen convert info combine matrix merge build; do $tg $sub --help; done; } | opts)"
+pages=" $(opts < "$page")"
+for opt in --help --version --output --from --to --mtx-weights --weights --dims --periodic \
+  --diagonals --bytes --rows --cols --p2p-bytes --alltoall-bytes --tasks --radius --seed \
+  --type --received --allow-missing --large --coverage --min-share --allreduce-model \
+  --format --phase; do
+  checks=$((checks + 1))
+  [[ $helps == *" $opt "* ]] || fail "$opt is in no taskgraph --help"
+  checks=$((checks + 1))
+  [[ $pages == *" $opt "* ]] || fail "$opt is not in taskgraph(1)"
+done
 finish

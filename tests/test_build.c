@@ -445,6 +445,18 @@ START_TEST(min_share_drops)
     ck_assert(fabs(b->covered - 0.865) < 1e-12);
     tg_build_free(b);
 
+    /* Coverage 0 is the smallest coverage, not none: the heaviest type
+     * (50%) alone, as with any coverage up to its share. */
+    for (int i = 0; i < 2; i++) {
+        o = opts(0.5, i ? 0.5 : 0, 0.05, TG_MODEL_AUTO);
+        b = build("build_minshare.json", &o);
+        ck_assert_int_eq(b->ncritical, 1);
+        ck_assert_str_eq(b->types[b->critical[0]].name, "p2p");
+        ck_assert(fabs(b->covered - 0.5) < 1e-12);
+        ck_assert(type_of(b, "p2p")->factor == 1);
+        tg_build_free(b);
+    }
+
     /* Everything with bytes. */
     o = opts(0.5, 1, 0, TG_MODEL_AUTO);
     b = build("build_minshare.json", &o);
@@ -619,6 +631,14 @@ START_TEST(nothing_critical)
     ck_assert_int_eq(tg_build_run(p, &o, &b, &err), TG_EINVAL);
     ck_assert_str_eq(err.text, "no critical type: no type has min-share 1 "
                                "of the time left after filtering");
+    /* Coverage 0 takes the heaviest type only if min-share lets it
+     * (p2p has 66.67% of the time left). */
+    o.coverage = 0;
+    o.min_share = 0.7;
+    ck_assert_int_eq(tg_build_run(p, &o, &b, &err), TG_EINVAL);
+    ck_assert_str_eq(err.text, "no critical type: no type has min-share 0.7 "
+                               "of the time left after filtering");
+    ck_assert(b == NULL);
     tg_profile_free(p);
 }
 END_TEST
