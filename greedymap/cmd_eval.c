@@ -7,8 +7,10 @@
 #include "cmd.h"
 
 static const char eval_help[] =
-    "usage: greedymap eval GRAPH [machine options] --mapping FILE\n"
-    "                      [--mapping-format F] [--scotch-by-node] [--json]\n"
+    "usage: greedymap eval GRAPH [machine options] [graph options]\n"
+    "                      --mapping FILE\n"
+    "                      [--mapping-format topomap|rankfile|scotch]\n"
+    "                      [--scotch-by-node] [--json]\n"
     "\n"
     "Print every metric of a mapping of GRAPH's tasks onto the machine:\n"
     "hop-bytes (total, average, maximum and its task), dilation (average,\n"

@@ -17,8 +17,10 @@ static const char main_help[] =
     "  configs                  GreedyMap's portfolio for the machine\n"
     "\n"
     "The machine: --nodes N --slots S or --hostfile FILE, --network SPEC,\n"
-    "--positions FILE, --node-topology T.\n"
-    "'greedymap COMMAND --help' describes each command; man greedymap.\n";
+    "--positions FILE, --node-topology T, --hierarchy A1:A2:..\n"
+    "--distance D1:D2:..; the graph: --from FORMAT, --layer NAME, --grid G.\n"
+    "'greedymap COMMAND --help' describes each command; --version prints\n"
+    "the version; man greedymap.\n";
 
 int main(int argc, char **argv)
 {

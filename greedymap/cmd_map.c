@@ -8,14 +8,15 @@
 
 #define WRITE_HELP                                                           \
     "output:\n"                                                              \
-    "  -o, --output FILE    the mapping, \"task host slot\" per line\n"      \
+    "  -o, --output MAP     the mapping, \"task host slot\" per line\n"      \
     "  --rankfile FILE      also an Open MPI rankfile (\"rank N=host slot=S\")\n" \
     "  -v, --verbose        every metric of the mapping on stderr, not just\n" \
     "                       the summary line\n"
 
 static const char map_help[] =
-    "usage: greedymap map GRAPH [machine options] [--config TEXT] [--seed S]\n"
-    "                     -o FILE [--rankfile FILE]\n"
+    "usage: greedymap map GRAPH [machine options] [graph options]\n"
+    "                     [--config TEXT] [--seed S] -o MAP [--rankfile FILE]\n"
+    "                     [-v]\n"
     "\n"
     "Map GRAPH's tasks onto the machine with GreedyMap (papers/001,\n"
     "Algorithm 1) and write the mapping.  Without --config, the default\n"
@@ -35,15 +36,17 @@ static const char map_help[] =
     "                       delta=all,pack=1,cost=hopbytes,wrap=1,\n"
     "                       centre=last,refine=0,seed=0; refine=1 (with\n"
     "                       cost=hopbytes only) improves the mapping by\n"
-    "                       swaps afterwards ('greedymap configs' lists\n"
-    "                       the portfolio)\n"
+    "                       swaps afterwards.  Or baseline=KIND: a KIND\n"
+    "                       of 'greedymap baseline' instead of GreedyMap,\n"
+    "                       with seed= and refine= only ('greedymap\n"
+    "                       configs' lists the portfolio)\n"
     "  --seed S             the seed for ties (and METIS in gpart and\n"
     "                       gpartrb), overriding seed= of --config\n"
     "\n" WRITE_HELP "\n" CMD_MACHINE_HELP "\n" CMD_GRAPH_HELP;
 
 static const char baseline_help[] =
-    "usage: greedymap baseline KIND GRAPH [machine options] [--seed S]\n"
-    "                          -o FILE [--rankfile FILE]\n"
+    "usage: greedymap baseline KIND GRAPH [machine options] [graph options]\n"
+    "                          [--seed S] -o MAP [--rankfile FILE] [-v]\n"
     "\n"
     "Map GRAPH's tasks with a reference mapper (papers/001, 5.1):\n"
     "  block     task i on the i-th processor (node by node, slot by slot)\n"

@@ -34,6 +34,64 @@ for c in map baseline eval configs; do
   grep -q "^usage: greedymap $c" "$work/out" || fail "$c --help: no usage line"
 done
 
+# --help and greedymap(1) list the same options with the same syntax: each
+# subcommand's usage lines (up to the first blank line) and its SYNOPSIS
+# lines, the machine and graph options of --help and the SYNOPSIS's
+# "machine is" and "graph is", the keys of --config in map --help and in
+# the page; every option of the getopt table is in some --help and in the
+# page.
+page=$TOPOMAP_SRCDIR/doc/greedymap.1
+# The options ("-o", "--seed") of stdin, sorted, on one line; man's \- is
+# -, and its \% (no hyphenation) nothing.
+opts() { sed 's/\\%//g; s/\\-/-/g' | grep -oE -- '(^|[][ |(])--?[a-zA-Z][a-z0-9-]*' | sed 's/^[][ |(]//' | LC_ALL=C sort -u | tr '\n' ' '; }
+# The SYNOPSIS lines from the one that starts with $1 to the next .br or .PP.
+synopsis() {
+  awk -v from="$1" '/^\.SH/ { on = $2 == "SYNOPSIS" } on && index($0, from) == 1 { take = 1 }
+    on && take && /^\.(br|PP)$/ { take = 0 } on && take' "$page" | opts
+}
+# The options of the lines of a --help section (from the line that starts
+# with $1 to a blank line) that name options, up to their description.
+help_section() { sed -n "/^$1/,/^\$/p" | grep '^  -' | sed -E 's/^  //; s/  .*//' | opts; }
+declare -A want=([map]="--config --rankfile --seed -o -v " [baseline]="--rankfile --seed -o -v "
+  [eval]="--json --mapping --mapping-format --scotch-by-node " [configs]="")
+for c in map baseline eval configs; do
+  u=$($gm $c --help | sed '/^$/q' | opts)
+  s=$(synopsis ".B greedymap $c")
+  checks=$((checks + 1))
+  [ "$u" = "${want[$c]}" ] || fail "greedymap $c --help usage: '$u', not '${want[$c]}'"
+  checks=$((checks + 1))
+  [ "$s" = "${want[$c]}" ] || fail "greedymap(1) SYNOPSIS of $c: '$s', not '${want[$c]}'"
+done
+machine="--distance --hierarchy --hostfile --network --node-topology --nodes --positions --slots "
+graph="--from --grid --layer "
+checks=$((checks + 1))
+[ "$($gm configs --help | help_section machine:)" = "$machine" ] || fail "machine options of --help: $($gm configs --help | help_section machine:)"
+checks=$((checks + 1))
+[ "$(synopsis ".I machine")" = "$machine" ] || fail "machine options of greedymap(1): $(synopsis ".I machine")"
+checks=$((checks + 1))
+[ "$($gm eval --help | help_section graph)" = "$graph" ] || fail "graph options of --help: $($gm eval --help | help_section graph)"
+checks=$((checks + 1))
+[ "$(synopsis ".I graph")" = "$graph" ] || fail "graph options of greedymap(1): $(synopsis ".I graph")"
+keys="baseline= centre= cost= delta= order= pack= refine= seed= wrap= "
+got=$($gm map --help | sed -n '/^  --config/,/^  --seed/p' | grep -oE '[a-z]+=' | LC_ALL=C sort -u | tr '\n' ' ')
+checks=$((checks + 1))
+[ "$got" = "$keys" ] || fail "--config keys of map --help: '$got', not '$keys'"
+# The keys are the .TP items of map's entry in COMMANDS.
+got=$(awk '/^\.B map /{ m = 1 } m && /^\.RE/ { exit } m && prev == ".TP" { print } { prev = $0 }' "$page" |
+  grep -oE '[a-z]+=' | LC_ALL=C sort -u | tr '\n' ' ')
+checks=$((checks + 1))
+[ "$got" = "$keys" ] || fail "--config keys of greedymap(1): '$got', not '$keys'"
+helps=" $({ $gm --help; for c in map baseline eval configs; do $gm $c --help; done; } | opts)"
+pages=" $(opts < "$page")"
+for opt in --help --version --nodes --slots --hostfile --network --positions --node-topology \
+  --from --layer --seed --grid --output --rankfile --verbose --config --mapping \
+  --mapping-format --scotch-by-node --json --hierarchy --distance; do
+  checks=$((checks + 1))
+  [[ $helps == *" $opt "* ]] || fail "$opt is in no greedymap --help"
+  checks=$((checks + 1))
+  [[ $pages == *" $opt "* ]] || fail "$opt is not in greedymap(1)"
+done
+
 # ------------------------------------------- a ring on torus:2x2, by hand
 # Ring 0-1 (10), 1-2 (20), 2-3 (30), 3-0 (40); task i on node i of
 # torus:2x2 (node0 (0,0), node1 (0,1), node2 (1,0), node3 (1,1)).
