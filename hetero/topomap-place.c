@@ -258,6 +258,18 @@ int main(int argc, char **argv)
     ht_input *in = NULL;
     if (!a.describe && ht_input_load(a.inputs, a.ninputs, &in, &err))
         return cli_fail(&err);
+    /* -m exhaustive is a valid method; whether it can run depends on the
+     * ranks INPUT holds, so too many is an error of the input (exit 1,
+     * naming it), found before any method runs. */
+    if (!a.describe && !a.write_input && a.method == M_EXHAUSTIVE &&
+        in->n > HT_EXHAUSTIVE_MAX) {
+        tg_error_set(&err, TG_EINVAL, a.inputs[0], 0,
+                     "%d ranks, more than the %d that -m exhaustive "
+                     "enumerates (use -m ccd, the default)",
+                     in->n, HT_EXHAUSTIVE_MAX);
+        ht_input_free(in);
+        return cli_fail(&err);
+    }
     if (a.write_input) {
         rc = ht_input_write(a.write_input, in, &err) ? cli_fail(&err) : 0;
         if (!rc)

@@ -37,6 +37,25 @@ for m in gpu-first all-cpu exhaustive; do
   expect_output "$m 4 10 chosen"
 done
 
+# -m exhaustive enumerates at most 8 ranks: 8 alone on host a (1 s each,
+# every core of the node) place, 9 are an error of the input (exit 1,
+# naming it), found before any method runs.
+for n in 8 9; do
+  python3 - "$work/in$n.json" $n <<'PY'
+import json, sys
+n = int(sys.argv[2])
+ranks = [{"rank": r, "host": "a", "local_rank": r, "compute": {"cpu": 1}} for r in range(n)]
+json.dump({"format": "topomap-hetero-input", "version": 1, "ranks": ranks}, open(sys.argv[1], "w"))
+PY
+done
+expect_ok "$TOPOMAP_PLACE" "$work/in8.json" -t "pack:2 numa:1 core:4 pu:1" -m exhaustive
+expect_output "exhaustive 1 8 chosen"
+expect_fail 1 "topomap-place: $work/in9.json: 9 ranks, more than the 8 that -m exhaustive enumerates (use -m ccd, the default)" \
+  "$TOPOMAP_PLACE" "$work/in9.json" -t "pack:2 numa:1 core:8 pu:1" -m exhaustive -o "$work/none.json"
+checks=$((checks + 1))
+[ -s "$work/out" ] && fail "-m exhaustive on 9 ranks printed: $(cat "$work/out")"
+expect_no_file "$work/none.json"
+
 # Compute times past 1e9 s are refused where they are read: two ranks of
 # 1e308 s summed to inf, and the placement said "sum_s": inf, no JSON.
 sed 's/"compute": {"cpu": [12]}/"compute": {"cpu": 1e308}/' "$work/in.json" > "$work/huge.json"
