@@ -10,7 +10,12 @@
 expect_fail 2 "the node count is 1 to 250, not '0'" cluster up 0
 expect_fail 2 "--rate wants a tc rate of 8kbit to 3.4tbit" cluster up 4 --rate fast
 expect_fail 2 "--leaves wants 2 to N (here 4) leaf switches, not '5'" cluster up 4 --leaves 5
+expect_fail 2 "--leaves wants 2 to N (here 4) leaf switches, not '0'" cluster up 4 --leaves 0
+expect_fail 2 "--leaves wants 2 to N (here 4) leaf switches, not '02'" cluster up 4 --leaves 02
 expect_fail 2 "--trunk-rate goes with --leaves" cluster up 4 --trunk-rate 10mbit
+# (even at the rate of the links, which up took, and rate then refused)
+expect_fail 2 "--trunk-rate goes with --leaves" cluster up 2 --trunk-rate 1gbit
+expect_fail 2 "--trunk-rate goes with --leaves" cluster up 4 --rate 10mbit --trunk-rate 10mbit
 expect_fail 2 "a cluster name is 1 to 12 lower-case letters" "$CLUSTER" --name 'a b' status
 expect_fail 2 "--subnet wants the first three numbers (0 to 255 each)" cluster up 4 --subnet 10.999.0
 expect_fail 2 "--rate wants a tc rate of 8kbit to 3.4tbit" cluster up 4 --rate 100tbit
