@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "gm_internal.h" /* GM_MACHINE_MAX */
 #include "tg_internal.h"
 
 enum {
@@ -55,7 +56,7 @@ int cmd_option(int c, const char *v, cmd_args *a)
 {
     int bad = 0;
     switch (c) {
-    case CMD_NODES: bad = cli_int("--nodes", v, 1, INT32_MAX, &a->nodes); break;
+    case CMD_NODES: bad = cli_int("--nodes", v, 1, GM_MACHINE_MAX, &a->nodes); break;
     case CMD_SLOTS: bad = cli_int("--slots", v, 1, INT32_MAX, &a->slots); break;
     case CMD_HOSTFILE: a->hostfile = v; break;
     case CMD_NETWORK: a->network = v; break;

@@ -46,6 +46,11 @@ char *gm_text_line(tg_text *t);
 #define GM_MACHINE_MAX (1 << 20)
 /* The most names one hostlist may expand to. */
 #define GM_HOSTLIST_MAX GM_MACHINE_MAX
+/* The most slots --nodes N --slots S may give (N x S): past the largest
+ * machines built (about 10 million cores), above GM_MACHINE_MAX so that a
+ * 128^3 grid fits on 32768 nodes of 64 slots; a typo of a few digits
+ * ("--slots 100000000") must not cost gigabytes before any error. */
+#define GM_UNIFORM_SLOTS_MAX (1 << 24)
 /* The most slots a hostfile may give, all its lines together. */
 #define GM_HOSTFILE_SLOTS_MAX GM_MACHINE_MAX
 /* The most host positions of a torus, mesh or dragonfly spec. */

@@ -113,6 +113,12 @@ int gm_machine_uniform(int nodes, int slots, gm_machine **out,
                             "need at least one node and one slot, got %d "
                             "nodes x %d slots",
                             nodes, slots);
+    if ((long long)nodes * slots > GM_UNIFORM_SLOTS_MAX)
+        return tg_error_set(err, TG_EINVAL, NULL, 0,
+                            "%d nodes x %d slots is %lld slots, more than "
+                            "the limit of %d",
+                            nodes, slots, (long long)nodes * slots,
+                            GM_UNIFORM_SLOTS_MAX);
     gm_machine *m = gm_machine_new();
     if (!m)
         return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");

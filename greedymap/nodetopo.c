@@ -251,6 +251,8 @@ static int load(hwloc_topology_t topo, const char *spec, tg_error *err)
         return 0;
     }
     int open_errno = errno;
+    if (tg_synthetic_check(spec, "node topology", err))
+        return TG_EINVAL;
     if (hwloc_topology_set_synthetic(topo, spec) < 0 ||
         hwloc_topology_load(topo) < 0) {
         if (strchr(spec, '/') || strstr(spec, ".xml"))

@@ -270,6 +270,8 @@ int ht_node_load(const char *spec, ht_node **out, tg_error *err)
         if (hwloc_topology_set_xml(n->topo, spec))
             rc = tg_error_set(err, TG_EPARSE, spec, 0,
                               "not an hwloc XML topology");
+    } else if (spec && tg_synthetic_check(spec, "topology", err)) {
+        rc = TG_EINVAL;
     } else if (spec && hwloc_topology_set_synthetic(n->topo, spec)) {
         rc = tg_error_set(err, TG_EINVAL, NULL, 0,
                           "'%s' is neither a file nor an hwloc synthetic "

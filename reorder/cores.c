@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "ro_internal.h"
+#include "tg_internal.h" /* tg_synthetic_check */
 
 /* This process's topology: loaded once (0 not yet, 1 loaded, -1 failed),
  * kept for the life of the process. */
@@ -51,10 +52,17 @@ static int load_topology(const char *spec, char *why, size_t size)
         goto out;
     }
     int rc = 0;
-    if (spec && access(spec, R_OK) == 0)
+    tg_error err;
+    if (spec && access(spec, R_OK) == 0) {
         rc = hwloc_topology_set_xml(topo, spec);
-    else if (spec)
+    } else if (spec &&
+               tg_synthetic_check(spec, "TOPOMAP_REORDER_TOPOLOGY", &err)) {
+        hwloc_topology_destroy(topo);
+        snprintf(topo_why, sizeof topo_why, "%.290s", err.text);
+        goto out;
+    } else if (spec) {
         rc = hwloc_topology_set_synthetic(topo, spec);
+    }
     if (rc || hwloc_topology_load(topo)) {
         hwloc_topology_destroy(topo);
         if (spec)

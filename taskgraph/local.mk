@@ -15,7 +15,7 @@ taskgraph_libtaskgraph_la_SOURCES = \
 	taskgraph/profile_write.c taskgraph/profile_merge.c \
 	taskgraph/profile_phase.c \
 	taskgraph/build_internal.h taskgraph/build.c taskgraph/build_write.c \
-	taskgraph/collmodel.c taskgraph/collmodel_auto.c
+	taskgraph/collmodel.c taskgraph/collmodel_auto.c taskgraph/synthetic.c
 taskgraph_libtaskgraph_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 taskgraph_libtaskgraph_la_LIBADD = $(JANSSON_LIBS) -lm
 taskgraph_libtaskgraph_la_LDFLAGS = -version-info 0:0:0

@@ -137,6 +137,15 @@ int tg_lex_at_end(char *p);
  * number is the bulk of the time when writing millions of edges. */
 void tg_put_u64(FILE *fp, char sep, uint64_t v);
 
+/* An hwloc synthetic topology description (greedymap --node-topology,
+ * topomap-place --topology, TOPOMAP_REORDER_TOPOLOGY) of more PUs than
+ * TG_SYNTHETIC_PUS_MAX, the product of its arities, is refused before
+ * hwloc builds it, whose cost grows much faster (synthetic.c): 0, or
+ * TG_EINVAL with "WHAT 'SPEC' describes N PUs, more than ...".  A string
+ * that is not a synthetic description passes, for hwloc to refuse. */
+#define TG_SYNTHETIC_PUS_MAX 4096
+int tg_synthetic_check(const char *spec, const char *what, tg_error *err);
+
 /* -------------------------------------------------------------- random */
 
 /* xoshiro256** seeded through splitmix64: small, fast, and the same on

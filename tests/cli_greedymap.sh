@@ -149,6 +149,18 @@ metric "offnode bytes" "60 (60.00%)"
 # Sockets: pack:2 core:2 on one node; ranks 0, 1 on socket 0 and 2, 3 on
 # socket 1 (SOCKET:CORE slots): 1-2 (20) and 3-0 (40) cross sockets.
 printf 'rank 0=node0 slot=0:0\nrank 1=node0 slot=0:1\nrank 2=node0 slot=1:0\nrank 3=node0 slot=1:1\n' > "$work/sock.rankfile"
+# --nodes x --slots within 16777216 slots (a typo must not cost gigabytes).
+expect_fail 1 "greedymap: 4 nodes x 100000000 slots is 400000000 slots, more than the limit of 16777216" \
+  $gm configs --nodes 4 --slots 100000000
+expect_fail 2 "greedymap configs: --nodes wants an integer in 1..1048576, not '1048577'" \
+  $gm configs --nodes 1048577
+# A synthetic node of more than 4096 PUs is refused before hwloc builds it
+# (its cost grows much faster than the PUs); 4096 in many objects is taken.
+expect_fail 1 "greedymap: node topology 'pack:64 core:64 pu:64' describes 262144 PUs, more than the 4096 a synthetic topology may have here" \
+  $gm configs --nodes 1 --node-topology "pack:64 core:64 pu:64"
+expect_fail 1 "describes 4097 PUs" $gm configs --nodes 1 --node-topology "pack:17(memory=1GB) [numa] core:241 pu:1"
+expect_fail 1 "node 'node0' has 1 slots but node topology 'pack:4 core:64 pu:16' has 256 cores and 4096 PUs" \
+  $gm configs --nodes 1 --node-topology "pack:4 core:64 pu:16"
 expect_ok $gm eval "$ring" --nodes 1 --slots 4 --node-topology "pack:2 core:2 pu:1" --mapping "$work/sock.rankfile" --json
 cp "$work/out" "$work/sock.json"
 json_check "$work/sock.json" 'd["cross_socket_bytes"] == 60 and d["hop_bytes_total"] == 0 and d["load_max_fixed_link"] is None'

@@ -67,6 +67,8 @@ expect_no_file "$work/none.json"
 expect_fail 2 "an INPUT file is needed" "$TOPOMAP_PLACE" -t "$syn"
 expect_fail 2 "unknown method 'best'" "$TOPOMAP_PLACE" "$work/in.json" -m best
 expect_fail 2 "--ranks-per-gpu wants an integer" "$TOPOMAP_PLACE" "$work/in.json" --ranks-per-gpu 0
+expect_fail 1 "topomap-place: topology 'pack:64 core:64 pu:64' describes 262144 PUs, more than the 4096" \
+  "$TOPOMAP_PLACE" --describe --topology "pack:64 core:64 pu:64"
 sed 's/"local_rank": 1,/"local_rank": 0,/' "$work/in.json" > "$work/dup.json"
 expect_fail 1 "dup.json:4: ranks[1]: host a local rank 0 is also rank 0" \
   "$TOPOMAP_PLACE" "$work/dup.json" -t "$syn" -o "$work/none.json"

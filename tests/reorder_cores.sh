@@ -110,6 +110,11 @@ expect_ok run 8 $H -x TOPOMAP_REORDER_TOPOLOGY="pack:2 core:2" \
   "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
 expect_output "map 0 1 2 3 4 5 6 7"
 expect_grep "TOPOMAP_REORDER_TOPOLOGY: 'pack:2 core:2' is neither a readable hwloc XML file nor an hwloc synthetic topology" "$work/err"
+# 22 bytes that hwloc would take minutes to build: refused first.
+expect_ok run 8 $H -x TOPOMAP_REORDER_TOPOLOGY="pack:64 core:64 pu:64" \
+  "$cart" a,a,a,a,b,b,b,b 2 0 0 0 0 1
+expect_output "map 0 1 2 3 4 5 6 7"
+expect_grep "TOPOMAP_REORDER_TOPOLOGY 'pack:64 core:64 pu:64' describes 262144 PUs, more than the 4096 a synthetic topology may have here" "$work/err"
 
 # This machine's own cores (Open MPI: --bind-to core), one process per
 # core on a ring: the node gets this host's topology (hwloc's synthetic
