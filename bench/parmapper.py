@@ -3,10 +3,21 @@
 its rank count, on bench/mapper's milc and qbox-wsum cases, beside two
 references measured in the same run:
 
-  best single  the best average hop-bytes of one run of every configuration
-               of the portfolio at seed 0: `parmapper --first` on 1 rank,
-               which must agree with bench/mapper's GreedyMap rows;
+  best single  the best average hop-bytes of one run at seed 0 of every
+               member of parmapper's portfolio (the GreedyMap
+               configurations of gm_configurations and the baselines of
+               gm_portfolio: block, rb, drb, decompose when the graph has
+               a grid, rb and drb refined): `parmapper --first` on 1 rank;
   Scotch       bench/mapper's Scotch row (its --keep .tsv, exact integers).
+
+The best single is checked against the same members run outside
+parmapper: bench/mapper's configuration rows (order=...) and its block,
+rb, drb and decompose rows, and `greedymap map --config
+baseline=rb,refine=1` (and drb) + `greedymap eval` for the two refined
+baselines bench/mapper does not run (its cyclic, hilbert and random rows,
+its default and Scotch are not members and are left out).  The set must
+have as many members as parmapper's portfolio, its least total must be
+--first's, and every point of --first's front must be its member's run.
 
 The graphs are made with `taskgraph gen` (+ `taskgraph combine`) and must
 be byte for byte the graphs bench/mapper keeps; the machine is given
@@ -16,17 +27,18 @@ which the output says).  One table per case; progress goes to stderr.
 
 Columns: ranks; budget s (--time); search s (the search as parmapper
 timed it); total s (parmapper from MPI_Init to its report); runs (finished
-GreedyMap runs, all ranks); round 0 (configurations that ran at seed 0, of
-the portfolio); front (Pareto points); avg and max hop-bytes of the chosen
-mapping; its average over the best single configuration's, Scotch's and the
+runs, all ranks); round 0 (members that ran at seed 0, of the
+portfolio); front (Pareto points); avg and max hop-bytes of the chosen
+mapping; its average over the best single member's, Scotch's and the
 default (block) mapping's.
 
 Checks (exit 1 when one fails, or when a run fails; never on time):
-every report passes `tests/parmapper_check.py report` (the front is a
-front, the chosen point is on it and is the one the alpha rule gives);
-ranks, budget and default mapping are the run's; and when round 0 is
-complete the front's smallest average is <= the best single
-configuration's, since round 0 repeats exactly the runs of --first.  That
+the best single as above; every report passes `tests/parmapper_check.py
+report` (the front is a front, the chosen point is on it and is the one
+the alpha rule gives); ranks, budget and default mapping are the run's;
+every front point found in round 0 is its member's run outside parmapper;
+and when round 0 is complete the front's smallest average is <= the best
+single member's, since round 0 repeats exactly the runs of --first.  That
 is all that is guaranteed: the alpha rule may choose a point up to alpha
 (1.05) x that smallest average for a smaller maximum, so avg/best-single
 may exceed 1 by up to 5%.  Exit 2 on a bad command line.
@@ -39,6 +51,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ME = "bench/parmapper.py"
 CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
@@ -70,7 +83,15 @@ CASES = {
 
 # The programs the script runs: option and default (the build folder's).
 PROGRAMS = {"parmapper": "parmapper/parmapper", "mapper": "bench/mapper",
-            "taskgraph": "taskgraph/taskgraph", "mpirun": "mpirun"}
+            "taskgraph": "taskgraph/taskgraph",
+            "greedymap": "greedymap/greedymap", "mpirun": "mpirun"}
+
+# The baselines of parmapper's portfolio (gm_portfolio), as the "config"
+# text of its report gives them less ",seed=0": those bench/mapper prints
+# (its row label's first word), and the refined two it does not, which
+# `greedymap map --config` runs here.
+MAPPER_BASELINES = ("block", "rb", "drb", "decompose")
+REFINED_BASELINES = ("baseline=rb,refine=1", "baseline=drb,refine=1")
 
 
 def progress(msg):
@@ -168,7 +189,9 @@ class Case:
         return True
 
     def read_mapper_rows(self):
-        """bench/mapper's best GreedyMap row and Scotch row (or None)."""
+        """bench/mapper's rows of the members of parmapper's portfolio
+        (self.members: key -> total, max, wall, where) and its Scotch row
+        (or None)."""
         tsv = os.path.join(self.work, "mapper", self.name + ".tsv")
         rows = []
         with open(tsv) as f:
@@ -177,10 +200,74 @@ class Case:
                     w = line.rstrip("\n").split("\t")
                     rows.append({"label": w[0], "wall": float(w[1]),
                                  "total": int(w[3]), "max": int(w[5])})
-        configs = [r for r in rows if r["label"].startswith("order=")]
-        self.mapper_best = min(configs, key=lambda r: r["total"])
+        self.members = {}
+        self.n_configs = self.n_baselines = 0
+        for r in rows:
+            name = r["label"].split(" (")[0]
+            if r["label"].startswith("order="):
+                key = r["label"]  # bench/mapper leaves ",seed=0" out
+                self.n_configs += 1
+            elif name in MAPPER_BASELINES:
+                key = "baseline=" + name
+                self.n_baselines += 1
+            else:
+                continue  # cyclic, hilbert, random, default, Scotch...
+            self.members[key] = {"total": r["total"], "max": r["max"],
+                                 "wall": r["wall"], "where": "bench/mapper"}
         scotch = [r for r in rows if r["label"].startswith("scotch")]
         self.scotch = scotch[0] if scotch else None
+
+    def run_refined(self):
+        """The refined baselines of the portfolio, which bench/mapper does
+        not run: greedymap map --config (seed 0) and greedymap eval."""
+        for config in REFINED_BASELINES:
+            progress("%s: greedymap map --config %s" % (self.name, config))
+            stem = os.path.join(self.work, "%s.%s" % (
+                self.name, config.replace("=", "-").replace(",", ".")))
+            start = time.monotonic()
+            if not run([self.a.greedymap, "map", self.graph] +
+                       self.spec["machine"] + ["--config", config,
+                                               "-o", stem + ".map"],
+                       stem + ".log"):
+                self.problem("greedymap map --config %s failed" % config)
+                return False
+            wall = time.monotonic() - start
+            ev = subprocess.run([self.a.greedymap, "eval", self.graph] +
+                                self.spec["machine"] +
+                                ["--mapping", stem + ".map", "--json"],
+                                stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+            if ev.returncode:
+                self.problem("greedymap eval of %s failed (exit %d): %s"
+                             % (config, ev.returncode, ev.stderr.strip()))
+                return False
+            e = json.loads(ev.stdout)
+            self.members[config] = {"total": e["hop_bytes_total"],
+                                    "max": e["hop_bytes_max"], "wall": wall,
+                                    "where": "greedymap map"}
+        return True
+
+    def member_of(self, point):
+        """The run outside parmapper of a front point's member, when the
+        point is a seed-0 run (None otherwise, or when there is none)."""
+        config = point["config"]
+        if not config.endswith(",seed=0"):
+            return None
+        return self.members.get(config[:-len(",seed=0")])
+
+    def check_point(self, what, point):
+        """A seed-0 point must be its member's run outside parmapper."""
+        m = self.member_of(point)
+        if m is None:
+            self.problem("%s: front point %s is no member run outside "
+                         "parmapper" % (what, point["config"]))
+        elif (m["total"], m["max"]) != (point["hop_bytes_total"],
+                                        point["hop_bytes_max"]):
+            self.problem("%s: front point %s has total %d, max %d; its run "
+                         "in %s %d, %d" % (what, point["config"],
+                                           point["hop_bytes_total"],
+                                           point["hop_bytes_max"],
+                                           m["where"], m["total"], m["max"]))
 
     def parmapper(self, ranks, options, report):
         cmd = [self.a.mpirun, "-np", str(ranks), self.a.parmapper,
@@ -195,7 +282,8 @@ class Case:
             return json.load(f)
 
     def reference(self):
-        """The best single configuration: --first on 1 rank."""
+        """The best single member: --first on 1 rank, checked against the
+        same members run outside parmapper."""
         progress("%s: parmapper --first on 1 rank" % self.name)
         path = os.path.join(self.work, self.name + ".first.json")
         r = self.parmapper(1, ["--first"], path)
@@ -203,13 +291,28 @@ class Case:
             return False
         self.first = r
         self.best = r["front"][0]  # the smallest average
-        if r["search"]["runs"] != r["search"]["configurations"]:
-            self.problem("--first ran %d of %d configurations"
-                         % (r["search"]["runs"], r["search"]["configurations"]))
-        if self.best["hop_bytes_total"] != self.mapper_best["total"]:
-            self.problem("--first's best total %d, bench/mapper's %d"
-                         % (self.best["hop_bytes_total"],
-                            self.mapper_best["total"]))
+        before = len(self.problems)
+        s = r["search"]
+        if s["runs"] != s["configurations"]:
+            self.problem("--first ran %d of %d members"
+                         % (s["runs"], s["configurations"]))
+        if len(self.members) != s["configurations"]:
+            self.problem("parmapper's portfolio has %d members, the runs "
+                         "outside it %d (bench/mapper's %d configurations "
+                         "and %d baselines, %d refined baselines)"
+                         % (s["configurations"], len(self.members),
+                            self.n_configs, self.n_baselines,
+                            len(REFINED_BASELINES)))
+        key, out = min(self.members.items(), key=lambda kv: kv[1]["total"])
+        if self.best["hop_bytes_total"] != out["total"]:
+            self.problem("--first's best total %d (%s); the least of the %d "
+                         "members run outside parmapper %d (%s, %s)"
+                         % (self.best["hop_bytes_total"], self.best["config"],
+                            len(self.members), out["total"], key,
+                            out["where"]))
+        for point in r["front"]:
+            self.check_point("--first", point)
+        self.agrees = len(self.problems) == before
         return True
 
     def describe(self):
@@ -221,10 +324,25 @@ class Case:
         print("   best single:     avg %.2f, max %d, %s"
               % (b["hop_bytes_avg"], b["hop_bytes_max"], b["config"]))
         print("                    (parmapper --first on 1 rank: all %d "
-              "configurations once in %.2f s;\n"
-              "                    bench/mapper's best row agrees and took "
-              "%.4f s alone)"
-              % (s["configurations"], s["seconds"], self.mapper_best["wall"]))
+              "members of the portfolio once in %.2f s)"
+              % (s["configurations"], s["seconds"]))
+        print("                    checked: the same %d members run outside "
+              "parmapper (bench/mapper's\n"
+              "                    %d configuration and %d baseline rows; "
+              "greedymap map for rb and drb\n"
+              "                    refined) give the same least total and "
+              "the front's %d point%s: %s"
+              % (len(self.members), self.n_configs, self.n_baselines,
+                 len(self.first["front"]), "s"[len(self.first["front"]) == 1:],
+                 "agree" if self.agrees
+                 else "they DISAGREE (INCONSISTENT below)"))
+        m = self.member_of(b)
+        if m and m["where"] == "bench/mapper":
+            print("                    that member alone: %.4f s in "
+                  "bench/mapper" % m["wall"])
+        elif m:
+            print("                    that member alone: %.2f s, the whole "
+                  "greedymap map (reading the graph included)" % m["wall"])
         if self.scotch:
             print("   Scotch:          avg %.2f, max %d (%s in bench/mapper, "
                   "%.2f s)" % (self.scotch["total"] / tasks, self.scotch["max"],
@@ -248,7 +366,7 @@ def print_cells(cells):
 
 
 def round0_done(search):
-    """Configurations that finished their seed-0 run: rank r of K runs jobs
+    """Members that finished their seed-0 run: rank r of K runs jobs
     r, r + K, ... in order (parmapper/search.c) and its first runs[r]
     finished, so it finished min(runs[r], its jobs below C) of round 0."""
     c, k = search["configurations"], search["ranks"]
@@ -273,6 +391,9 @@ def measure(case, ranks, budget):
     deflt = r["default"]["metrics"]["hop_bytes_total"]
     if deflt != case.first["default"]["metrics"]["hop_bytes_total"]:
         case.problem(path + ": another default mapping than --first's")
+    for point in r["front"]:
+        if point["round"] == 0:
+            case.check_point(path, point)
     done = round0_done(s)
     smallest = r["front"][0]["hop_bytes_total"]
     best = case.best["hop_bytes_total"]
@@ -307,8 +428,8 @@ def main():
         print("* %s ranks on %d CPUs: oversubscribed (mpirun with "
               "rmaps_base_oversubscribe), the ranks share the CPUs"
               % (",".join(map(str, over)), cpus))
-    progress("bench/mapper (GreedyMap configurations and Scotch), "
-             "about a minute")
+    progress("bench/mapper (GreedyMap configurations, baselines and "
+             "Scotch), about a minute")
     mapper_cmd = [a.mapper, "--repeat", "1", "--keep",
                   os.path.join(work, "mapper")]
     for name in a.case:
@@ -320,7 +441,7 @@ def main():
             failed = True
             continue
         case.read_mapper_rows()
-        if not case.reference():
+        if not case.run_refined() or not case.reference():
             failed = True
             continue
         case.describe()
