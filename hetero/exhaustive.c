@@ -72,6 +72,20 @@ static void dfs(enumr *e, int r, double slowest)
     }
 }
 
+uint64_t ht_exhaustive_count(const ht_problem *p)
+{
+    uint64_t count = 1;
+    for (int r = 0; r < p->n; r++) {
+        uint64_t k = 0;
+        for (int c = 0; c < p->nchoices; c++)
+            k += (uint64_t)ht_problem_allows(p, r, c);
+        if (k && count > UINT64_MAX / k)
+            return UINT64_MAX;
+        count *= k;
+    }
+    return count;
+}
+
 int ht_exhaustive(const ht_problem *p, int *choice, ht_cost *cost,
                   tg_error *err)
 {

@@ -311,8 +311,21 @@ int ht_all_cpu(const ht_problem *p, int *choice, tg_error *err);
  * it again from ht_all_cpu, and the better result.  stats may be NULL. */
 int ht_search(const ht_problem *p, int *choice, ht_cost *cost,
               ht_search_stats *stats, tg_error *err);
-/* The optimum by enumeration, for at most HT_EXHAUSTIVE_MAX ranks. */
+/* The optimum by enumeration, for at most HT_EXHAUSTIVE_MAX ranks.  It
+ * visits up to ht_exhaustive_count assignments, the product over ranks
+ * of the choices each has, which grows as the node's choices to the
+ * power of the ranks: 4 ranks on 64 NUMA nodes, 2^24, take a second or
+ * two, 5 ranks over a minute.  Capacities and the best makespan so far
+ * cut many instances far below it (the tests' random ones, counts up to
+ * 6 x 10^7, take milliseconds), but a caller that enumerates a user's
+ * input refuses a count over HT_EXHAUSTIVE_BUDGET first, as
+ * topomap-place does: 2^24 took at most 4.6 s (8 ranks, all pairs
+ * talking, 8 choices each, nothing cut). */
 #define HT_EXHAUSTIVE_MAX 8
+#define HT_EXHAUSTIVE_BUDGET 16777216ULL /* 2^24: 8^8, 64^4 */
+/* The product over ranks of the number of choices each may take (those
+ * ht_problem_allows); UINT64_MAX when it does not fit. */
+uint64_t ht_exhaustive_count(const ht_problem *p);
 int ht_exhaustive(const ht_problem *p, int *choice, ht_cost *cost,
                   tg_error *err);
 
@@ -362,6 +375,16 @@ int ht_placement_write(const char *path, const ht_placement *pl, tg_error *err);
 int ht_placement_fwrite(FILE *fp, const char *name, const ht_placement *pl,
                         tg_error *err);
 int ht_placement_read(const char *path, ht_placement **out, tg_error *err);
+/* Whether an entry's cpus and nodes are wanted, asked once per entry in
+ * file order, with host, local_rank, rank, proc and the GPU read. */
+typedef int (*ht_entry_keep)(const ht_entry *e, void *arg);
+/* ht_placement_read, but the cpus and nodes of only the entries keep
+ * wants (all when keep is NULL): the others' lists are checked as
+ * strictly, their bitmaps left empty.  A bitmap takes a bit per index up
+ * to its highest, so a file of n entries naming index 1048575 would
+ * take 2n x 128 KB: topomap-exec, run once per rank, keeps its own. */
+int ht_placement_read_some(const char *path, ht_entry_keep keep, void *arg,
+                           ht_placement **out, tg_error *err);
 void ht_placement_free(ht_placement *pl);
 /* The entry of (host, local_rank) or NULL.  Hosts match exactly, or up to
  * the first '.' of either name (n0 matches n0.cluster). */
@@ -370,8 +393,9 @@ const ht_entry *ht_placement_find(const ht_placement *pl, const char *host,
 /* 1 when two host names denote the same host by the rule above. */
 int ht_host_match(const char *a, const char *b);
 
-/* Parse a list "0-3,8" of non-negative integers (no blanks) into b; ""
- * is the empty set.  -1 when malformed. */
+/* Parse a list "0-3,8" of integers 0..1048575 (no blanks) into b; "" is
+ * the empty set.  -1 when malformed, -2 when b could not grow (out of
+ * memory; b is then empty).  b NULL: the syntax only. */
 int ht_list_parse(hwloc_bitmap_t b, const char *text);
 
 #ifdef __cplusplus

@@ -81,11 +81,12 @@ static int list_number(const char **s, long *v)
 
 int ht_list_parse(hwloc_bitmap_t b, const char *text)
 {
-    hwloc_bitmap_zero(b);
+    /* Syntax first, then the bitmap, which costs a bit per index up to
+     * the highest one; b == NULL only checks the syntax. */
+    if (b)
+        hwloc_bitmap_zero(b);
     const char *s = text;
-    if (!*s)
-        return 0;
-    for (;;) {
+    for (; *s;) {
         long lo, hi;
         if (list_number(&s, &lo))
             return -1;
@@ -95,12 +96,28 @@ int ht_list_parse(hwloc_bitmap_t b, const char *text)
             if (list_number(&s, &hi) || hi < lo)
                 return -1;
         }
-        hwloc_bitmap_set_range(b, (unsigned)lo, (int)hi);
-        if (!*s)
-            return 0;
-        if (*s++ != ',')
+        if (*s && (*s++ != ',' || !*s))
             return -1;
     }
+    if (!b)
+        return 0;
+    for (s = text; *s;) {
+        long lo, hi;
+        list_number(&s, &lo);
+        hi = lo;
+        if (*s == '-') {
+            s++;
+            list_number(&s, &hi);
+        }
+        /* hwloc grows the bitmap to hi bits: -1 when it cannot. */
+        if (hwloc_bitmap_set_range(b, (unsigned)lo, (int)hi) != 0) {
+            hwloc_bitmap_zero(b);
+            return -2;
+        }
+        if (*s)
+            s++;
+    }
+    return 0;
 }
 
 /* Length of the first label of a host name. */

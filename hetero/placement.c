@@ -234,6 +234,23 @@ int ht_placement_write(const char *path, const ht_placement *pl, tg_error *err)
 
 /* --------------------------------------------------------------- read */
 
+/* A list of entry i of the file into b, or, b NULL, its syntax only;
+ * what, "cores" or "memory nodes", for the message of a failed
+ * allocation.  0; 1 when malformed (the caller says so); TG_ENOMEM when
+ * the bitmap could not grow: "out of memory", never a message about the
+ * list, which is well formed. */
+static int read_list(const ht_json *j, size_t i, hwloc_bitmap_t b,
+                     const char *text, const char *what, tg_error *err)
+{
+    int rc = ht_list_parse(b, text);
+    if (rc == -2)
+        return tg_error_set(err, TG_ENOMEM, j->path,
+                            ht_json_line(j, "ranks", i),
+                            "ranks[%zu]: out of memory for %s \"%.40s%s\"", i,
+                            what, text, strlen(text) > 40 ? "..." : "");
+    return rc ? 1 : 0;
+}
+
 static int read_gpu(const ht_json *j, size_t i, json_t *g, ht_entry *e,
                     tg_error *err)
 {
@@ -254,7 +271,7 @@ static int read_gpu(const ht_json *j, size_t i, json_t *g, ht_entry *e,
 }
 
 static int read_memory(const ht_json *j, size_t i, json_t *m, ht_entry *e,
-                       tg_error *err)
+                       int keep, tg_error *err)
 {
     json_t *policy = json_object_get(m, "policy");
     json_t *nodes = json_object_get(m, "nodes");
@@ -272,12 +289,17 @@ static int read_memory(const ht_json *j, size_t i, json_t *m, ht_entry *e,
                                   "managed, dram, hbm, cxl, nvm, gpu)");
     e->policy = (ht_policy)pol;
     e->mem = (ht_memkind)k;
-    if (ht_list_parse(e->nodes, json_string_value(nodes)))
+    const char *text = json_string_value(nodes);
+    int rc = read_list(j, i, keep ? e->nodes : NULL, text, "memory nodes", err);
+    if (rc < 0)
+        return rc;
+    if (rc)
         return ht_json_elem_error(j, err, "ranks", i,
                                   "memory nodes \"%s\" is not a list like "
                                   "\"0,2-3\"",
-                                  json_string_value(nodes));
-    if (e->policy != HT_POLICY_NONE && hwloc_bitmap_iszero(e->nodes))
+                                  text);
+    /* A well-formed list is empty only when it is "". */
+    if (e->policy != HT_POLICY_NONE && !*text)
         return ht_json_elem_error(j, err, "ranks", i,
                                   "policy %s needs NUMA nodes",
                                   ht_policy_name(e->policy));
@@ -322,7 +344,8 @@ static int check_repeat(const ht_json *j, size_t i, const ht_entry *e,
 }
 
 static int read_entry(const ht_json *j, size_t i, json_t *o, ht_placement *pl,
-                      json_t *seen[2], tg_error *err)
+                      json_t *seen[2], ht_entry_keep keep, void *arg,
+                      tg_error *err)
 {
     ht_entry *e = &pl->entries[i];
     json_t *host = json_object_get(o, "host");
@@ -353,16 +376,25 @@ static int read_entry(const ht_json *j, size_t i, json_t *o, ht_placement *pl,
     rc = read_gpu(j, i, json_object_get(o, "gpu"), e, err);
     if (rc)
         return rc;
-    if (!json_is_string(cores) ||
-        ht_list_parse(e->cpus, json_string_value(cores)) ||
-        hwloc_bitmap_iszero(e->cpus))
+    int k = !keep || keep(e, arg);
+    if (json_is_string(cores) &&
+        (rc = read_list(j, i, k ? e->cpus : NULL, json_string_value(cores),
+                        "cores", err)) < 0)
+        return rc;
+    if (!json_is_string(cores) || rc || !*json_string_value(cores))
         return ht_json_elem_error(j, err, "ranks", i,
                                   "\"cores\" must be a non-empty list like "
                                   "\"0-3,8\"");
-    return read_memory(j, i, json_object_get(o, "memory"), e, err);
+    return read_memory(j, i, json_object_get(o, "memory"), e, k, err);
 }
 
 int ht_placement_read(const char *path, ht_placement **out, tg_error *err)
+{
+    return ht_placement_read_some(path, NULL, NULL, out, err);
+}
+
+int ht_placement_read_some(const char *path, ht_entry_keep keep, void *arg,
+                           ht_placement **out, tg_error *err)
 {
     ht_json j;
     int rc = ht_json_load(&j, path, PLACEMENT_FORMAT, PLACEMENT_VERSION, err);
@@ -388,7 +420,7 @@ int ht_placement_read(const char *path, ht_placement **out, tg_error *err)
         rc = tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
     for (int i = 0; !rc && i < pl->n; i++)
         rc = read_entry(&j, (size_t)i, json_array_get(ranks, (size_t)i), pl,
-                        seen, err);
+                        seen, keep, arg, err);
     json_decref(seen[0]);
     json_decref(seen[1]);
     ht_json_free(&j);

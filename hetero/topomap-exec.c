@@ -87,9 +87,20 @@ static long env_rank(const char *const *names, const char **which)
     return -1;
 }
 
-/* The entry of this process, or an error. */
-static int find_entry(const ht_placement *pl, const char *path,
-                      const ht_entry **out)
+/* Who this process is, as the launcher's variables and the host name
+ * say: what its entry must match.  Read before the placement, so that
+ * only that entry's lists become bitmaps (ht_placement_read_some);
+ * find_entry says what is wrong with it, after the file is read. */
+typedef struct whoami {
+    char host[HOST_NAME_MAX + 1];
+    int host_errno;        /* of gethostname, 0 when host is known */
+    const char *lvar;      /* the local rank's variable, NULL when none */
+    const char *rvar;      /* the global rank's */
+    long local, rank;      /* env_rank's: -1 when not set, -2 malformed */
+    const ht_entry *entry; /* the first entry that matches, once read */
+} whoami;
+
+static void who(whoami *w)
 {
     static const char *const local_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK",
                                              "SLURM_LOCALID", "PMI_LOCAL_RANK",
@@ -97,58 +108,76 @@ static int find_entry(const ht_placement *pl, const char *path,
     static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK",
                                             "SLURM_PROCID", "PMI_RANK",
                                             "FLUX_TASK_RANK", NULL};
-    const char *var = NULL;
-    long local = env_rank(local_vars, &var);
-    if (local == -2)
-        return fail("%s='%s' is not a rank", var, getenv(var));
-    char host[HOST_NAME_MAX + 1];
-    if (gethostname(host, sizeof host) != 0)
-        return fail("cannot tell this host's name: %s", strerror(errno));
-    host[HOST_NAME_MAX] = '\0';
-    if (local == -1) {
-        /* MPICH's Hydra sets PMI_RANK and no local rank of the node (its
-         * MPI_LOCALRANKID counts a proxy's processes, and a node has one
-         * proxy per run of its lines in the machinefile): the entry of
-         * the global rank, on this host. */
-        long rank = env_rank(rank_vars, &var);
-        if (rank == -2)
-            return fail("%s='%s' is not a rank", var, getenv(var));
-        if (rank == -1)
+    memset(w, 0, sizeof *w);
+    w->local = env_rank(local_vars, &w->lvar);
+    w->rank = env_rank(rank_vars, &w->rvar);
+    if (gethostname(w->host, sizeof w->host) != 0)
+        w->host_errno = errno ? errno : EINVAL;
+    w->host[HOST_NAME_MAX] = '\0';
+}
+
+/* ht_entry_keep: the first entry of this host and local rank or, with no
+ * local rank set (MPICH's Hydra sets only PMI_RANK: its MPI_LOCALRANKID
+ * counts a proxy's processes, and a node has one proxy per run of its
+ * lines in the machinefile), of the global rank; the one find_entry
+ * applies. */
+static int mine(const ht_entry *e, void *arg)
+{
+    whoami *w = arg;
+    if (w->entry || w->host_errno || w->local == -2)
+        return 0;
+    if (w->local >= 0
+            ? e->local_rank == w->local && ht_host_match(e->host, w->host)
+            : w->rank >= 0 && e->rank == w->rank)
+        w->entry = e;
+    return w->entry == e;
+}
+
+/* The entry of this process, or an error. */
+static int find_entry(const ht_placement *pl, const char *path, const whoami *w,
+                      const ht_entry **out)
+{
+    const char *host = w->host;
+    if (w->local == -2)
+        return fail("%s='%s' is not a rank", w->lvar, getenv(w->lvar));
+    if (w->host_errno)
+        return fail("cannot tell this host's name: %s",
+                    strerror(w->host_errno));
+    *out = w->entry;
+    if (w->local == -1) {
+        if (w->rank == -2)
+            return fail("%s='%s' is not a rank", w->rvar, getenv(w->rvar));
+        if (w->rank == -1)
             return fail("cannot tell the local rank: none of "
                         "OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, "
                         "PMI_LOCAL_RANK, FLUX_TASK_LOCAL_ID is set, nor a "
                         "global rank (run under mpirun, srun, mpiexec or "
                         "flux)");
-        *out = NULL;
-        for (int i = 0; i < pl->n && !*out; i++)
-            if (pl->entries[i].rank == rank)
-                *out = &pl->entries[i];
         if (!*out)
-            return fail("%s: no entry for rank %ld (%s)", path, rank, var);
+            return fail("%s: no entry for rank %ld (%s)", path, w->rank,
+                        w->rvar);
         if (!ht_host_match((*out)->host, host))
             return fail("%s: rank %ld (%s) is placed on host %s, but runs on "
                         "%s",
-                        path, rank, var, (*out)->host, host);
+                        path, w->rank, w->rvar, (*out)->host, host);
         return 0;
     }
-    *out = ht_placement_find(pl, host, (int)local);
     if (!*out) {
         for (int i = 0; i < pl->n; i++)
             if (ht_host_match(pl->entries[i].host, host))
                 return fail("%s: no entry for host %s local rank %ld", path,
-                            host, local);
+                            host, w->local);
         return fail("%s: host %s is not in the placement (it was made for "
                     "%s%s)",
                     path, host, pl->n ? pl->entries[0].host : "no host",
                     pl->n > 1 ? ", ..." : "");
     }
-    long rank = env_rank(rank_vars, &var);
-    if (rank == -2)
-        return fail("%s='%s' is not a rank", var, getenv(var));
-    if (rank >= 0 && rank != (*out)->rank)
+    if (w->rank == -2)
+        return fail("%s='%s' is not a rank", w->rvar, getenv(w->rvar));
+    if (w->rank >= 0 && w->rank != (*out)->rank)
         return fail("%s: this is rank %ld (%s), but the entry for host %s "
                     "local rank %ld is rank %d",
-                    path, rank, var, host, local, (*out)->rank);
+                    path, w->rank, w->rvar, host, w->local, (*out)->rank);
     return 0;
 }
 
@@ -331,12 +360,14 @@ int main(int argc, char **argv)
         optind++;
     if (optind >= argc && !dry)
         return cli_usage_error("no PROGRAM given (PLACEMENT -- PROGRAM ...)");
+    whoami w;
+    who(&w);
     ht_placement *pl;
     tg_error err;
-    if (ht_placement_read(path, &pl, &err))
+    if (ht_placement_read_some(path, mine, &w, &pl, &err))
         return cli_fail(&err);
     const ht_entry *e = NULL;
-    int rc = find_entry(pl, path, &e);
+    int rc = find_entry(pl, path, &w, &e);
     if (!rc)
         rc = apply(e, path, dry, verbose);
     ht_placement_free(pl);

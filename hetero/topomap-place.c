@@ -32,7 +32,7 @@ static const char help[] =
     "                       memprobe's file, for figures hwloc lacks\n"
     "  -m, --method M       ccd (default: constrained coordinate-wise\n"
     "                       descent), gpu-first, all-cpu, exhaustive (at\n"
-    "                       most 8 ranks)\n" HT_CLI_HELP
+    "                       most 8 ranks and 2^24 assignments)\n" HT_CLI_HELP
     "  --seed S             of the kicks (default 0)\n"
     "  --write-input FILE   only combine INPUT into FILE\n"
     "                       (topomap-hetero-input) and stop\n"
@@ -213,6 +213,19 @@ static int place(const args *a, ht_input *in, ht_node *node)
     int *choice = rc ? NULL : malloc((size_t)in->n * sizeof *choice);
     if (!rc && !choice)
         rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
+    /* Like the ranks, the assignments -m exhaustive would enumerate (the
+     * product of the choices each rank has on this node) are bounded:
+     * too many is an error of the input, found before any method runs. */
+    uint64_t count;
+    if (!rc && a->method == M_EXHAUSTIVE &&
+        (count = ht_exhaustive_count(p)) > HT_EXHAUSTIVE_BUDGET)
+        rc = tg_error_set(&err, TG_EINVAL, a->inputs[0], 0,
+                          "%s%llu assignments of %d ranks to this node's "
+                          "choices, more than the %llu that -m exhaustive "
+                          "enumerates (use -m ccd, the default)",
+                          count == UINT64_MAX ? "over " : "",
+                          (unsigned long long)count, in->n,
+                          (unsigned long long)HT_EXHAUSTIVE_BUDGET);
     if (!rc) {
         printf("search: rotations %d, restarts %d, seed %llu\n",
                a->het.par.rotations, a->het.par.restarts,

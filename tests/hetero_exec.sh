@@ -4,10 +4,12 @@
 # its own cores, memory binding and variables with hwloc), also one with the
 # cores exchanged; it finds its entry through SLURM_LOCALID too; and it
 # refuses, with a clear message and no exec, placements that do not apply
-# (a bus id of this machine that is no GPU among them).  GPU ranks with
-# --dry-run on the DGX-2 of ../shared/hwloc-xml (HWLOC_XMLFILE): the GPU
-# at the entry's bus id, by this machine's UUID for it (a second DGX-2
-# gets its own), or by index where hwloc knows no NVML device.
+# (a bus id of this machine that is no GPU among them); of 4000 entries
+# naming the largest indexes it builds its own lists only, within 200 MB.
+# GPU ranks with --dry-run on the DGX-2 of ../shared/hwloc-xml
+# (HWLOC_XMLFILE): the GPU at the entry's bus id, by this machine's UUID
+# for it (a second DGX-2 gets its own), or by index where hwloc knows no
+# NVML device.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -200,5 +202,52 @@ expect_fail 1 "rep2.json:4: ranks[2]: host a local rank 0 is also ranks[0]" \
 mkpl "$work/rep3.json" "a 0 5" "b 1 1" "a 0 5"
 expect_fail 1 "rep3.json:4: ranks[2]: rank 5 is also ranks[0]" \
   "$TOPOMAP_EXEC" --dry-run "$work/rep3.json"
+
+# Thousands of entries: each is checked, but only this process's own
+# lists become bitmaps, which grow to their highest index.  2000 entries
+# of other hosts and 2000 of this host's other local ranks name PU and
+# NUMA node 1048575, the largest (128 KB a bitmap): before, every rank
+# took 1 GB for them (20,000 entries: 4 GB, 7 s), and in a 200 MB
+# address space hwloc's allocation failed and the message said that
+# ranks[706]'s "cores" was no list.  The host's own entry is ranks[2000].
+# Under ASan (tests/sanitize/env.sh), which reserves terabytes of address
+# space, its limit on resident memory stands in (as in cli_limits.sh).
+limited() {
+  if [ -n "${ASAN_OPTIONS:-}" ]; then
+    ASAN_OPTIONS="$ASAN_OPTIONS:hard_rss_limit_mb=300" "$@"
+  else
+    (ulimit -v 200000; "$@")
+  fi
+}
+bigpl() { # bigpl FILE CORES NODES: the own entry's lists
+  python3 - "$1" "$host" "$2" "$3" "$k0" <<'PY'
+import sys
+path, host, cores, nodes, kind = sys.argv[1:6]
+e = ('{"host": "%s", "local_rank": %d, "rank": %d, "proc": "cpu", "cores": "%s", '
+     '"memory": {"policy": "bind", "nodes": "%s", "kind": "%s"}}')
+big = "1048575"
+ranks = [e % ("other%d" % i, 0, i, big, big, "dram") for i in range(2000)]
+ranks.append(e % (host, 0, 2000, cores, nodes, kind))
+ranks += [e % (host, i, 2000 + i, big, big, "dram") for i in range(1, 2001)]
+with open(path, "w") as f:
+    f.write('{"format": "topomap-placement", "version": 1, "ranks": [\n'
+            + ",\n".join(ranks) + "]}\n")
+PY
+}
+bigpl "$work/big.json" "$c0" "$n0"
+expect_ok limited env OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_RANK=2000 \
+  "$TOPOMAP_EXEC" --dry-run "$work/big.json"
+expect_output "rank 2000: cpu, cores $c0, memory $k0 on NUMA nodes $n0 (bind), CUDA_VISIBLE_DEVICES="
+expect_ok limited env PMI_RANK=2000 "$TOPOMAP_EXEC" --dry-run "$work/big.json"
+expect_output "rank 2000: cpu, cores $c0, memory $k0 on NUMA nodes $n0 (bind), CUDA_VISIBLE_DEVICES="
+# The own entry's lists are built, and checked against this machine.
+bigpl "$work/bigown.json" 1048575 "$n0"
+expect_fail 1 "topomap-exec: cores 1048575 are not on this machine (it has " \
+  limited env OMPI_COMM_WORLD_LOCAL_RANK=0 "$TOPOMAP_EXEC" --dry-run "$work/bigown.json"
+# The other entries' lists are checked as strictly: past 1048575 is no
+# list, wherever it is (line 2 is ranks[0], another host's).
+sed '2s/"nodes": "1048575"/"nodes": "1048576"/' "$work/big.json" > "$work/bigbad.json"
+expect_fail 1 "bigbad.json:2: ranks[0]: memory nodes \"1048576\" is not a list like \"0,2-3\"" \
+  limited env OMPI_COMM_WORLD_LOCAL_RANK=0 "$TOPOMAP_EXEC" --dry-run "$work/bigbad.json"
 [ -z "${skipped:-}" ] || finish_skipped "$skipped"
 finish

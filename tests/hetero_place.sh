@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # topomap-place: the node description, a placement on a synthetic node
-# checked line by line, every method, the errors (compute times past 1e9 s
-# among them); on the DGX-2 of ../shared/hwloc-xml (when present) GPU
-# ranks by their GPUs' bus ids, with no UUID; on the KNL, a placement that
-# first fit misses, found, and one that cannot fit, proved so.
+# checked line by line, every method, -m exhaustive's limits (8 ranks,
+# 2^24 assignments), the errors (compute times past 1e9 s among them); on
+# the DGX-2 of ../shared/hwloc-xml (when present) GPU ranks by their GPUs'
+# bus ids, with no UUID; on the KNL, a placement that first fit misses,
+# found, and one that cannot fit, proved so.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 syn="pack:2 numa:1 core:2 pu:1"
 
@@ -55,6 +56,28 @@ expect_fail 1 "topomap-place: $work/in9.json: 9 ranks, more than the 8 that -m e
 checks=$((checks + 1))
 [ -s "$work/out" ] && fail "-m exhaustive on 9 ranks printed: $(cat "$work/out")"
 expect_no_file "$work/none.json"
+
+# ... and at most 2^24 assignments, the product over ranks of the choices
+# each has: the 8 ranks on 8 NUMA nodes of one core each (8^8 = 2^24, of
+# which 8! fit) place; a ring of 4 on 65 NUMA nodes (65^4 = 17850625) is
+# refused, before any method runs (before, it was enumerated: 2.5 s; 5
+# ranks on 64 nodes took minutes), and ccd places it.
+expect_ok "$TOPOMAP_PLACE" "$work/in8.json" -t "pack:1 numa:8 core:1 pu:1" -m exhaustive
+expect_output "exhaustive 1 8 chosen"
+python3 - "$work/ring4.json" <<'PY'
+import json, sys
+ranks = [{"rank": r, "host": "h0", "local_rank": r, "compute": {"cpu": 1},
+          "sends": [[(r + 1) % 4, 1048576]]} for r in range(4)]
+json.dump({"format": "topomap-hetero-input", "version": 1, "ranks": ranks}, open(sys.argv[1], "w"))
+PY
+expect_fail 1 "topomap-place: $work/ring4.json: 17850625 assignments of 4 ranks to this node's choices, more than the 16777216 that -m exhaustive enumerates (use -m ccd, the default)" \
+  "$TOPOMAP_PLACE" "$work/ring4.json" -t "pack:1 numa:65 core:1 pu:1" -m exhaustive -o "$work/none.json"
+checks=$((checks + 1))
+[ -s "$work/out" ] && fail "-m exhaustive on 65^4 assignments printed: $(cat "$work/out")"
+expect_no_file "$work/none.json"
+expect_ok "$TOPOMAP_PLACE" "$work/ring4.json" -t "pack:1 numa:65 core:1 pu:1"
+expect_output "ccd 1.00025 4.001 chosen"
+expect_output "3 h0 3 cpu - dram 3 3 1 0.00025"
 
 # Compute times past 1e9 s are refused where they are read: two ranks of
 # 1e308 s summed to inf, and the placement said "sum_s": inf, no JSON.

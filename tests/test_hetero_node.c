@@ -310,6 +310,13 @@ START_TEST(test_input)
 }
 END_TEST
 
+static int keep_none(const ht_entry *e, void *arg)
+{
+    (void)e;
+    (void)arg;
+    return 0;
+}
+
 START_TEST(test_placement_files)
 {
     ht_placement pl = {0};
@@ -397,10 +404,95 @@ START_TEST(test_placement_files)
         {"\"kind\": \"hbm\"", "\"kind\": \"pinned\"",
          "ranks[1]: memory kind pinned is for GPU ranks"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ASSERT_ERROR(
             ht_placement_read(edited(text, bad[i].from, bad[i].to), &r, &err),
             err, 7, bad[i].msg);
+        /* The same where rank 1's lists are only checked. */
+        ASSERT_ERROR(
+            ht_placement_read_some(edited(text, bad[i].from, bad[i].to),
+                                   keep_none, NULL, &r, &err),
+            err, 7, bad[i].msg);
+    }
+}
+END_TEST
+
+/* ht_placement_read_some: only what keep wants becomes bitmaps; it is
+ * asked about every entry in file order, host and ranks read.  The
+ * others name index 1048575, the largest: 128 KB a bitmap where built. */
+typedef struct asked {
+    int n, rank[4];
+    char host[4][8];
+} asked;
+
+static int keep_rank1(const ht_entry *e, void *arg)
+{
+    asked *a = arg;
+    ck_assert_int_lt(a->n, 4);
+    snprintf(a->host[a->n], sizeof a->host[0], "%s", e->host);
+    a->rank[a->n++] = e->rank;
+    return e->rank == 1;
+}
+
+START_TEST(test_placement_keep)
+{
+    static const char text[] =
+        "{\"format\": \"topomap-placement\", \"version\": 1, \"ranks\": [\n"
+        "{\"host\": \"n1\", \"local_rank\": 0, \"rank\": 0, \"proc\": "
+        "\"cpu\", \"cores\": \"1048575\", \"memory\": {\"policy\": \"bind\", "
+        "\"nodes\": \"0-1048575\", \"kind\": \"dram\"}},\n"
+        "{\"host\": \"n0\", \"local_rank\": 0, \"rank\": 1, \"proc\": "
+        "\"cpu\", \"cores\": \"0-1\", \"memory\": {\"policy\": \"bind\", "
+        "\"nodes\": \"0\", \"kind\": \"dram\"}},\n"
+        "{\"host\": \"n0.b\", \"local_rank\": 0, \"rank\": 2, \"proc\": "
+        "\"cpu\", \"cores\": \"3,1048575\", \"memory\": {\"policy\": "
+        "\"none\", \"nodes\": \"1048575\", \"kind\": \"dram\"}}]}\n";
+    const char *path = tu_write("keep.json", text);
+    ht_placement *r;
+    tg_error err;
+    asked a = {0};
+    int rc = ht_placement_read_some(path, keep_rank1, &a, &r, &err);
+    ck_assert_msg(rc == 0, "%s", err.text);
+    ck_assert_int_eq(a.n, 3);
+    static const char *const hosts[] = {"n1", "n0", "n0.b"};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(a.rank[i], i);
+        ck_assert_str_eq(a.host[i], hosts[i]);
+    }
+    ck_assert_int_eq(r->n, 3);
+    ck_assert(hwloc_bitmap_iszero(r->entries[0].cpus));
+    ck_assert(hwloc_bitmap_iszero(r->entries[0].nodes));
+    assert_list(r->entries[1].cpus, "0-1");
+    assert_list(r->entries[1].nodes, "0");
+    ck_assert(hwloc_bitmap_iszero(r->entries[2].cpus));
+    ck_assert(hwloc_bitmap_iszero(r->entries[2].nodes));
+    /* The rest of each entry is read all the same. */
+    ck_assert_int_eq(r->entries[0].policy, HT_POLICY_BIND);
+    ck_assert_int_eq(r->entries[2].policy, HT_POLICY_NONE);
+    ck_assert_int_eq(r->entries[2].mem, HT_MEM_DRAM);
+    ck_assert_ptr_eq(ht_placement_find(r, "n0", 0), &r->entries[1]);
+    ht_placement_free(r);
+    /* Every list where keep is NULL. */
+    ck_assert_int_eq(ht_placement_read(path, &r, &err), 0);
+    assert_list(r->entries[0].cpus, "1048575");
+    assert_list(r->entries[0].nodes, "0-1048575");
+    assert_list(r->entries[2].cpus, "3,1048575");
+    ht_placement_free(r);
+    /* Past the largest index, refused as a list either way. */
+    const char *big = edited(text, "\"3,1048575\"", "\"3,1048576\"");
+    ASSERT_ERROR(ht_placement_read(big, &r, &err), err, 4,
+                 "ranks[2]: \"cores\" must be a non-empty list");
+    a.n = 0;
+    ASSERT_ERROR(ht_placement_read_some(big, keep_rank1, &a, &r, &err), err, 4,
+                 "ranks[2]: \"cores\" must be a non-empty list");
+    big = edited(text, "\"0-1048575\"", "\"0-1048576\"");
+    a.n = 0;
+    ASSERT_ERROR(ht_placement_read_some(big, keep_rank1, &a, &r, &err), err, 2,
+                 "ranks[0]: memory nodes \"0-1048576\" is not a list");
+    big = edited(text, "\"0-1048575\"", "\"\"");
+    a.n = 0;
+    ASSERT_ERROR(ht_placement_read_some(big, keep_rank1, &a, &r, &err), err, 2,
+                 "ranks[0]: policy bind needs NUMA nodes");
 }
 END_TEST
 
@@ -413,8 +505,19 @@ START_TEST(test_parsers)
     ck_assert(hwloc_bitmap_iszero(b));
     static const char *const bad[] = {"-1", "3-1", "1,",   ",1",      "1x",
                                       "a",  "1 2", "1--2", "99999999"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(ht_list_parse(b, bad[i]) == -1, "'%s'", bad[i]);
+        ck_assert_msg(ht_list_parse(NULL, bad[i]) == -1, "'%s'", bad[i]);
+    }
+    /* The syntax alone: nothing built, the same answer. */
+    static const char *const good[] = {"", "0", "0-3,8,10-11", "1048575",
+                                       "7,0-1048575"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        ck_assert_msg(ht_list_parse(NULL, good[i]) == 0, "'%s'", good[i]);
+    ck_assert_int_eq(ht_list_parse(b, "1048575"), 0);
+    ck_assert_int_eq(hwloc_bitmap_first(b), 1048575);
+    ck_assert_int_eq(ht_list_parse(NULL, "1048576"), -1);
+    ck_assert_int_eq(ht_list_parse(b, "0-1048576"), -1);
     hwloc_bitmap_free(b);
     ck_assert(ht_host_match("n0", "n0"));
     ck_assert(ht_host_match("n0", "N0.cluster"));
@@ -439,6 +542,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_memcal_errors);
     tcase_add_test(tc, test_input);
     tcase_add_test(tc, test_placement_files);
+    tcase_add_test(tc, test_placement_keep);
     tcase_add_test(tc, test_parsers);
     suite_add_tcase(s, tc);
     return s;

@@ -445,6 +445,45 @@ START_TEST(test_state_hub)
 }
 END_TEST
 
+/* The assignments -m exhaustive would enumerate: the product of the
+ * choices each rank may take, saturating.  On the test machine (10
+ * choices: 2 GPUs x 3 kinds, 4 NUMA nodes) a CPU-only rank has 4, a
+ * GPU-only one 6, one with both 10; on 256 NUMA nodes, 7 ranks have 2^56
+ * and 8 would have 2^64, which does not fit. */
+START_TEST(test_exhaustive_count)
+{
+    ht_node *n = htf_node();
+    ht_input *in = htf_input(3, 1);
+    in->ranks[0].t_cpu = 1;
+    in->ranks[1].t_cpu = in->ranks[1].t_gpu = 1;
+    in->ranks[2].t_gpu = 1;
+    ht_params par;
+    ht_params_default(&par);
+    ht_problem *p = htf_problem(in, n, &par);
+    ck_assert_uint_eq(ht_exhaustive_count(p), 240);
+    ht_problem_free(p);
+    ht_input_free(in);
+    ht_node_free(n);
+
+    tg_error err;
+    int rc = ht_node_load("pack:1 numa:256 core:1 pu:1", &n, &err);
+    ck_assert_msg(rc == 0, "%s", err.text);
+    for (int k = 7; k <= 8; k++) {
+        in = htf_input(k, 1);
+        for (int r = 0; r < k; r++)
+            in->ranks[r].t_cpu = 1;
+        p = htf_problem(in, n, &par);
+        ck_assert_int_eq(ht_problem_nchoices(p), 256);
+        ck_assert_uint_eq(ht_exhaustive_count(p),
+                          k == 7 ? 72057594037927936ULL : UINT64_MAX);
+        ck_assert_uint_gt(ht_exhaustive_count(p), HT_EXHAUSTIVE_BUDGET);
+        ht_problem_free(p);
+        ht_input_free(in);
+    }
+    ht_node_free(n);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("hetero search");
@@ -457,6 +496,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_defaults_lose);
     tcase_add_test(tc, test_search_finds_optimum);
     tcase_add_test(tc, test_state_hub);
+    tcase_add_test(tc, test_exhaustive_count);
     suite_add_tcase(s, tc);
     return s;
 }
