@@ -2,11 +2,43 @@
  * communication matrix of a type and per-type totals. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "profile_internal.h"
 
 const char *const tg_mem_kind_names[TG_MEM_KINDS] = {"host", "pinned",
                                                      "device", "managed"};
+
+void *tg_prof_lazy_alloc(size_t n)
+{
+#ifdef MAP_ANONYMOUS
+    if (!n)
+        n = 1;
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_NOHUGEPAGE
+    /* A huge page would clear 2 MiB where a rank takes a few bytes. */
+    madvise(p, n, MADV_NOHUGEPAGE);
+#endif
+    return p;
+#else
+    return calloc(n ? n : 1, 1);
+#endif
+}
+
+void tg_prof_lazy_free(void *p, size_t n)
+{
+    if (!p)
+        return;
+#ifdef MAP_ANONYMOUS
+    munmap(p, n ? n : 1);
+#else
+    (void)n;
+    free(p);
+#endif
+}
 
 void tg_prof_rank_clear(tg_prof_rank *r)
 {
@@ -60,6 +92,14 @@ void tg_profile_free(tg_profile *p)
     if (p->view) {
         tg_profile_view_free(p);
         return;
+    }
+    if (p->listed) { /* only the ranks listed hold anything */
+        for (int i = 0; p->ranks && i < p->nranks; i++)
+            tg_prof_rank_clear(&p->ranks[p->listed[i]]);
+        tg_prof_lazy_free(p->ranks,
+                          (size_t)p->world_size * sizeof *p->ranks);
+        p->ranks = NULL;
+        free(p->listed);
     }
     for (int r = 0; p->ranks && r < p->world_size; r++)
         tg_prof_rank_clear(&p->ranks[r]);

@@ -55,6 +55,14 @@ void tg_edge_spans_free(tg_edge_spans *sp);
 int tg_edge_span_next(const char *text, const tg_edge_span *span,
                       size_t *at, int64_t v[3]);
 
+/* n bytes of zeros for a world-sized array that may be touched in a few
+ * places: anonymous memory, whose pages the system zeroes when first
+ * written (calloc may clear the whole block, a cost of the world's size
+ * for each partial file); NULL when out of memory.  Free with
+ * tg_prof_lazy_free and the same n. */
+void *tg_prof_lazy_alloc(size_t n);
+void tg_prof_lazy_free(void *p, size_t n);
+
 /* Free what a rank holds, leaving it zeroed (not present). */
 void tg_prof_rank_clear(tg_prof_rank *r);
 /* Free what a communicator holds, leaving it zeroed. */

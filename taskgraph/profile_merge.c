@@ -3,9 +3,12 @@
  * profile.  Ranks move over as they are; communicators with the same
  * members and remote group, found through a hash of their groups, become
  * one, numbered and ordered as libcommprof's writer does it, so a merge
- * of every rank's partial file is the profile a finished run writes.
- * Partial files are added one at a time and freed, so the memory held is
- * that of the result, not of all the inputs. */
+ * of every rank's partial file is the profile a finished run writes;
+ * Cartesian communicators, found through the same kind of hash, are kept
+ * once each.  Partial files are added one at a time and freed, so the
+ * memory held is that of the result, not of all the inputs; each costs
+ * its own size (the ranks it lists, tg_profile.listed), not the world's,
+ * so that merging a job's W files costs O(W) once, not O(W) per file. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +22,21 @@ typedef struct group {
     tg_prof_comm comm;
     int cap;        /* room in comm.colls */
     int phase_cap;  /* room in comm.phase_colls */
-    uint64_t hash;
     int rank, pos;  /* first appearance */
 } group;
+
+/* A hash table of the indices of entries in an array (the groups, the
+ * Cartesian communicators): open addressing, each slot with its entry's
+ * hash, so that growing the table looks at no entry. */
+typedef struct slot {
+    uint64_t hash;
+    int entry; /* index + 1, or 0: empty */
+} slot;
+
+typedef struct table {
+    slot *slots;
+    size_t nslots; /* a power of two, at least twice the entries */
+} table;
 
 struct tg_profile_merge {
     tg_profile *p;  /* the result so far; NULL before the first add */
@@ -31,8 +46,7 @@ struct tg_profile_merge {
     int job_src;    /* index in sources of the first with a job id, or -1 */
     group *groups;
     int ngroups, capgroups;
-    int *slots;     /* hash table: group index + 1, or 0 */
-    size_t nslots;  /* a power of two, at least twice ngroups */
+    table group_table;
     /* Cartesian communicators, each once, with where they first appear
      * (ordered as groups are). */
     struct cart {
@@ -40,6 +54,7 @@ struct tg_profile_merge {
         int rank, pos;
     } *carts;
     int ncarts, capcarts;
+    table cart_table;
 };
 
 tg_profile_merge *tg_profile_merge_new(void)
@@ -62,10 +77,11 @@ void tg_profile_merge_free(tg_profile_merge *m)
     for (int g = 0; g < m->ngroups; g++)
         tg_prof_comm_clear(&m->groups[g].comm);
     free(m->groups);
-    free(m->slots);
+    free(m->group_table.slots);
     for (int c = 0; c < m->ncarts; c++)
         tg_prof_cart_clear(&m->carts[c].cart);
     free(m->carts);
+    free(m->cart_table.slots);
     free(m);
 }
 
@@ -95,18 +111,53 @@ static int same_groups(const tg_prof_comm *a, const tg_prof_comm *b)
                     (size_t)a->remote_size * sizeof(int)));
 }
 
-/* The slot where a group with hash h and groups like c is or would go. */
-static size_t find_slot(const tg_profile_merge *m, uint64_t h,
-                        const tg_prof_comm *c)
+/* Is entry i of a table's array the key sought? */
+typedef int same_fn(const tg_profile_merge *m, int i, const void *key);
+
+static int same_group_at(const tg_profile_merge *m, int i, const void *key)
 {
-    size_t s = (size_t)h & (m->nslots - 1);
-    while (m->slots[s]) {
-        const group *g = &m->groups[m->slots[s] - 1];
-        if (g->hash == h && same_groups(&g->comm, c))
-            break;
-        s = (s + 1) & (m->nslots - 1);
-    }
-    return s;
+    return same_groups(&m->groups[i].comm, key);
+}
+
+/* The slot of t where the entry with hash h that `same` finds like key
+ * is, or would go. */
+static slot *find_slot(const tg_profile_merge *m, const table *t,
+                       uint64_t h, same_fn *same, const void *key)
+{
+    size_t s = (size_t)h & (t->nslots - 1);
+    while (t->slots[s].entry &&
+           !(t->slots[s].hash == h && same(m, t->slots[s].entry - 1, key)))
+        s = (s + 1) & (t->nslots - 1);
+    return &t->slots[s];
+}
+
+/* Room in t, which holds n entries, for one more: 0, or -1. */
+static int table_room(table *t, int n)
+{
+    if (2 * ((size_t)n + 1) <= t->nslots)
+        return 0;
+    size_t k = t->nslots ? 2 * t->nslots : 64;
+    slot *slots = calloc(k, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < t->nslots; i++)
+        if (t->slots[i].entry) { /* each entry once: the first empty slot */
+            size_t s = (size_t)t->slots[i].hash & (k - 1);
+            while (slots[s].entry)
+                s = (s + 1) & (k - 1);
+            slots[s] = t->slots[i];
+        }
+    free(t->slots);
+    t->slots = slots;
+    t->nslots = k;
+    return 0;
+}
+
+/* Empty t, for another merge. */
+static void table_clear(table *t)
+{
+    if (t->slots)
+        memset(t->slots, 0, t->nslots * sizeof *t->slots);
 }
 
 /* Room for one more group, in the array and in the table. */
@@ -120,18 +171,7 @@ static int grow_groups(tg_profile_merge *m)
         m->groups = g;
         m->capgroups = cap;
     }
-    if (2 * ((size_t)m->ngroups + 1) <= m->nslots)
-        return 0;
-    size_t n = m->nslots ? 2 * m->nslots : 64;
-    int *slots = calloc(n, sizeof *slots);
-    if (!slots)
-        return -1;
-    free(m->slots);
-    m->slots = slots;
-    m->nslots = n;
-    for (int i = 0; i < m->ngroups; i++)
-        m->slots[find_slot(m, m->groups[i].hash, &m->groups[i].comm)] = i + 1;
-    return 0;
+    return table_room(&m->group_table, m->ngroups);
 }
 
 /* Append the *nfrom records `from` to *to (*n of them, room for *cap),
@@ -165,23 +205,23 @@ static int add_comm(tg_profile_merge *m, tg_prof_comm *c, int pos)
     uint64_t h = group_hash(c);
     if (grow_groups(m))
         return TG_ENOMEM;
-    size_t s = find_slot(m, h, c);
+    slot *s = find_slot(m, &m->group_table, h, same_group_at, c);
     group *g;
-    if (m->slots[s]) {
-        g = &m->groups[m->slots[s] - 1];
+    if (s->entry) {
+        g = &m->groups[s->entry - 1];
         if (first < g->rank || (first == g->rank && pos < g->pos)) {
             g->rank = first;
             g->pos = pos;
         }
     } else {
         g = &m->groups[m->ngroups];
-        *g = (group){.comm = *c, .hash = h, .rank = first, .pos = pos};
+        *g = (group){.comm = *c, .rank = first, .pos = pos};
         g->comm.ncolls = 0;
         g->comm.colls = NULL;
         g->comm.nphase_colls = 0;
         g->comm.phase_colls = NULL;
         c->members = c->remote = NULL;
-        m->slots[s] = ++m->ngroups;
+        *s = (slot){h, ++m->ngroups};
     }
     if (move_records(&g->comm.colls, &g->comm.ncolls, &g->cap, c->colls,
                      &c->ncolls) ||
@@ -191,6 +231,17 @@ static int add_comm(tg_profile_merge *m, tg_prof_comm *c, int pos)
     return 0;
 }
 
+static uint64_t cart_hash(const tg_prof_cart *c)
+{
+    uint64_t h = mix(0, (uint64_t)c->ndims);
+    for (int d = 0; d < c->ndims; d++)
+        h = mix(mix(h, (uint64_t)c->dims[d]), (uint64_t)c->periods[d]);
+    h = mix(h, (uint64_t)c->size);
+    for (int i = 0; i < c->size; i++)
+        h = mix(h, (uint64_t)c->members[i]);
+    return h;
+}
+
 static int same_cart(const tg_prof_cart *a, const tg_prof_cart *b)
 {
     return a->ndims == b->ndims && a->size == b->size &&
@@ -198,19 +249,27 @@ static int same_cart(const tg_prof_cart *a, const tg_prof_cart *b)
            !memcmp(a->members, b->members, (size_t)a->size * sizeof(int));
 }
 
+static int same_cart_at(const tg_profile_merge *m, int i, const void *key)
+{
+    return same_cart(&m->carts[i].cart, key);
+}
+
 /* Move Cartesian communicator c (position pos in a file of rank `rank`)
  * into the result unless it is there. */
 static int add_cart(tg_profile_merge *m, tg_prof_cart *c, int rank, int pos)
 {
-    for (int i = 0; i < m->ncarts; i++)
-        if (same_cart(&m->carts[i].cart, c)) {
-            struct cart *k = &m->carts[i];
-            if (rank < k->rank || (rank == k->rank && pos < k->pos)) {
-                k->rank = rank;
-                k->pos = pos;
-            }
-            return 0;
+    uint64_t h = cart_hash(c);
+    if (table_room(&m->cart_table, m->ncarts))
+        return TG_ENOMEM;
+    slot *s = find_slot(m, &m->cart_table, h, same_cart_at, c);
+    if (s->entry) {
+        struct cart *k = &m->carts[s->entry - 1];
+        if (rank < k->rank || (rank == k->rank && pos < k->pos)) {
+            k->rank = rank;
+            k->pos = pos;
         }
+        return 0;
+    }
     if (m->ncarts == m->capcarts) {
         int cap = m->capcarts ? 2 * m->capcarts : 8;
         struct cart *k = realloc(m->carts, (size_t)cap * sizeof *k);
@@ -220,6 +279,7 @@ static int add_cart(tg_profile_merge *m, tg_prof_cart *c, int rank, int pos)
         m->capcarts = cap;
     }
     m->carts[m->ncarts++] = (struct cart){*c, rank, pos};
+    *s = (slot){h, m->ncarts};
     memset(c, 0, sizeof *c);
     return 0;
 }
@@ -245,6 +305,18 @@ static int add_phases(tg_profile *p, const tg_profile *part)
     p->phases = all;
     p->nphases = n;
     return 0;
+}
+
+/* The world ranks present in part, one a call from *i (0 to begin),
+ * then -1: the list tg_profile_read made, or (a profile made otherwise)
+ * a scan of the world. */
+static int next_rank(const tg_profile *part, int *i)
+{
+    if (part->listed)
+        return *i < part->nranks ? part->listed[(*i)++] : -1;
+    while (*i < part->world_size && !part->ranks[*i].present)
+        ++*i;
+    return *i < part->world_size ? (*i)++ : -1;
 }
 
 /* Does `part` fit what was added before? */
@@ -276,11 +348,14 @@ static int check_part(const tg_profile_merge *m, const tg_profile *part,
     if (!same)
         return tg_error_set(err, TG_EINVAL, source, 0,
                             "its \"types\" differ from those of %s", first);
-    for (int r = 0; r < part->world_size; r++)
-        if (part->ranks[r].present && m->p->ranks[r].present)
-            return tg_error_set(err, TG_EINVAL, source, 0,
-                                "rank %d is also in %s", r,
-                                m->sources[m->from[r]]);
+    int twice = -1; /* the lowest rank that came before */
+    for (int i = 0, r; (r = next_rank(part, &i)) >= 0;)
+        if (m->p->ranks[r].present && (twice < 0 || r < twice))
+            twice = r;
+    if (twice >= 0)
+        return tg_error_set(err, TG_EINVAL, source, 0,
+                            "rank %d is also in %s", twice,
+                            m->sources[m->from[twice]]);
     return 0;
 }
 
@@ -332,15 +407,14 @@ int tg_profile_merge_add(tg_profile_merge *m, tg_profile *part,
             part->job_host = NULL;
         }
         int first = -1;
-        for (int r = 0; r < part->world_size; r++)
-            if (part->ranks[r].present) {
-                if (first < 0)
-                    first = r;
-                m->p->ranks[r] = part->ranks[r];
-                memset(&part->ranks[r], 0, sizeof part->ranks[r]);
-                m->from[r] = src;
-                m->p->nranks++;
-            }
+        for (int i = 0, r; (r = next_rank(part, &i)) >= 0;) {
+            if (first < 0 || r < first)
+                first = r;
+            m->p->ranks[r] = part->ranks[r];
+            memset(&part->ranks[r], 0, sizeof part->ranks[r]);
+            m->from[r] = src;
+            m->p->nranks++;
+        }
         for (int c = 0; c < part->ncomms && !rc; c++)
             if (part->comms[c].ncolls && add_comm(m, &part->comms[c], c))
                 rc = tg_error_set(err, TG_ENOMEM, source, 0, "out of memory");
@@ -425,8 +499,7 @@ int tg_profile_merge_finish(tg_profile_merge *m, tg_profile **out,
     /* Empty again, for another merge. */
     m->ngroups = 0;
     m->p = NULL;
-    if (m->slots)
-        memset(m->slots, 0, m->nslots * sizeof *m->slots);
+    table_clear(&m->group_table);
     for (int i = 0; i < m->nsources; i++)
         free(m->sources[i]);
     m->nsources = 0;
@@ -446,7 +519,10 @@ int tg_profile_merge_finish(tg_profile_merge *m, tg_profile **out,
         rc = 1;
     for (int c = 0; c < m->ncarts && !rc; c++)
         p->carts[p->ncarts++] = m->carts[c].cart;
-    m->ncarts = rc ? m->ncarts : 0;
+    if (!rc) {
+        m->ncarts = 0;
+        table_clear(&m->cart_table);
+    }
     if (!rc && p->nphases)
         rc = tg_profile_phases_fill(p);
     if (rc) {

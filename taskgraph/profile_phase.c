@@ -209,17 +209,25 @@ int tg_profile_phases_fill(tg_profile *p)
         has1 |= p->phases[i] == 1;
     if (!has1)
         return 0;
-    char *filled = calloc((size_t)p->world_size + 1, 1);
+    /* A partial file's profile: only its listed ranks (p->listed). */
+    size_t size = (size_t)p->world_size + 1;
+    char *filled = p->listed ? tg_prof_lazy_alloc(size) : calloc(size, 1);
     int rc = filled ? 0 : TG_ENOMEM, any = 0;
-    for (int r = 0; r < p->world_size && !rc; r++)
+    int n = p->listed ? p->nranks : p->world_size;
+    for (int i = 0; i < n && !rc; i++) {
+        int r = p->listed ? p->listed[i] : i;
         if (p->ranks[r].present && !p->ranks[r].nphases) {
             filled[r] = 1;
             any = 1;
             rc = fill_rank(p, &p->ranks[r]);
         }
+    }
     for (int c = 0; c < p->ncomms && !rc && any; c++)
         rc = fill_comm(&p->comms[c], filled);
-    free(filled);
+    if (p->listed)
+        tg_prof_lazy_free(filled, size);
+    else
+        free(filled);
     return rc;
 }
 

@@ -2,8 +2,11 @@
  * or a per-rank partial profile, into a tg_profile, checking every member
  * on the way.  jansson parses; the checks walk its tree once, with two
  * per-world-rank stamp arrays to find repeated and foreign ranks in time
- * linear in the file.  A message about a value names its JSON path and
- * the line where it starts (profile_scan.c finds the line). */
+ * linear in the file.  Those arrays, and the ranks of a partial profile,
+ * are lazily zeroed memory (tg_prof_lazy_alloc): a partial file lists a
+ * few ranks of a world that may be large, and reading it costs the
+ * file's size, not the world's.  A message about a value names its JSON
+ * path and the line where it starts (profile_scan.c finds the line). */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,6 +31,8 @@ typedef struct reader {
      * repeated rank in a row, group or list shows in O(1). */
     unsigned *seen, *seen2, stamp;
     size_t *entry; /* index in "ranks" of each rank present */
+    void *scratch; /* the block of entry, seen and seen2 */
+    size_t scratch_size;
     uint64_t phase_entries; /* ranks' phases read so far */
     json_t *type_index; /* type name -> its index: lookups in O(1), so
                          * that many types cost no quadratic time */
@@ -464,6 +469,8 @@ static int read_rank(reader *r, json_t *o, size_t i)
                    r->entry[w]);
     rk->present = 1;
     r->entry[w] = i;
+    if (r->p->listed)
+        r->p->listed[r->p->nranks] = w;
     r->p->nranks++;
     if ((rc = str_member(r, o, "host", 0, &rk->host)) ||
         (rc = int_member(r, o, "local_rank", 0, INT32_MAX, &rk->local_rank)) ||
@@ -909,12 +916,17 @@ static int read_body(reader *r, json_t *root)
     if (rc)
         return rc;
     size_t n = (size_t)p->world_size;
-    p->ranks = calloc(n, sizeof *p->ranks);
-    r->seen = calloc(n, sizeof *r->seen);
-    r->seen2 = calloc(n, sizeof *r->seen2);
-    r->entry = calloc(n, sizeof *r->entry);
-    if (!p->ranks || !r->seen || !r->seen2 || !r->entry)
+    if (!p->partial)
+        p->ranks = calloc(n, sizeof *p->ranks);
+    else if ((p->listed = malloc((nr + 1) * sizeof *p->listed)))
+        p->ranks = tg_prof_lazy_alloc(n * sizeof *p->ranks);
+    r->scratch_size = n * (sizeof *r->entry + 2 * sizeof *r->seen);
+    r->scratch = tg_prof_lazy_alloc(r->scratch_size);
+    if (!p->ranks || !r->scratch)
         return tg_error_set(r->err, TG_ENOMEM, r->path, 0, "out of memory");
+    r->entry = r->scratch;
+    r->seen = (unsigned *)(r->entry + n);
+    r->seen2 = r->seen + n;
     json_t *a = array_member(r, root, "ranks", "rank objects");
     if (!a)
         return TG_EPARSE;
@@ -988,9 +1000,7 @@ int tg_profile_read(const char *path, tg_profile **out, tg_error *err)
              : tg_error_set(err, TG_ENOMEM, path, 0, "out of memory");
     json_decref(root);
     tg_text_free(&t);
-    free(r.seen);
-    free(r.seen2);
-    free(r.entry);
+    tg_prof_lazy_free(r.scratch, r.scratch_size);
     json_decref(r.type_index);
     if (rc) {
         tg_profile_free(r.p);

@@ -428,6 +428,12 @@ typedef struct tg_profile {
     tg_prof_cart *carts;  /* in file order */
     int view;             /* made by tg_profile_phase: shares its strings
                            * and groups with the profile it came from */
+    /* A partial profile tg_profile_read made: the world ranks of its
+     * nranks ranks, in the file's order; its ranks are then memory whose
+     * pages cost only where a rank is written, so that a file of a few
+     * ranks of a large world costs its size, not the world's (merging W
+     * partial files: O(W) once, not O(W) each).  NULL otherwise. */
+    int *listed;
 } tg_profile;
 
 /* Read and check a profile or a partial profile: format, version, the type

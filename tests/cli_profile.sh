@@ -207,6 +207,47 @@ expect_output "ranks        3 of 4, missing 2"
 expect_ok $tg matrix "$out/three.json" --type alltoall
 printf '0 0 64 2\n' | same_output
 
+# Partial files of a world of 2^20 ranks, each listing a few (merged by
+# the ranks they list, not by a pass over the world for each), and many
+# Cartesian communicators, some in several files or twice in one: the
+# merge holds exactly those ranks and each communicator once, ordered by
+# the lowest rank listing it, then by its place in that rank's file.
+expect_ok python3 - "$work/big" <<'PY'
+import json, sys
+def part(name, ranks, carts):
+    doc = {"format": "topomap-commprof", "version": 1, "partial": True,
+           "job": {"id": "00000000000000ab"}, "mpi_library": "x",
+           "world_size": 1 << 20, "types": ["p2p"],
+           "ranks": [{"rank": r, "host": "h", "local_rank": 0, "cpus": "",
+                      "wall_ns": r, "mpi_ns": 0, "types": {}, "sent": [],
+                      "received": [], "rma": []} for r in ranks],
+           "communicators": [],
+           "cartesian": [{"dims": [1], "periods": [0], "members": [m]} for m in carts]}
+    json.dump(doc, open(sys.argv[1] + "." + name, "w"))
+part("rank1", [1048575, 1], list(range(1000)))
+part("rank0", [0], list(range(999, 499, -1)) + [999])
+part("rank524288", [524288], [])
+part("dup", [5, 1048575, 1], [])
+PY
+expect_fail 0 "no partial file for ranks 2-524287, 524289-1048574 (of 1048576); merged without them" \
+  $tg merge --allow-missing "$work/big.rank1" "$work/big.rank0" "$work/big.rank524288" -o "$work/big.json"
+expect_output "wrote $work/big.json: 4 of 1048576 ranks, 0 communicators"
+expect_ok python3 - "$work/big.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert [rk["rank"] for rk in p["ranks"]] == [0, 1, 524288, 1048575], "ranks"
+assert [rk["wall_ns"] for rk in p["ranks"]] == [0, 1, 524288, 1048575], "wall_ns"
+want = list(range(999, 499, -1)) + list(range(500))
+assert [c["members"] for c in p["cartesian"]] == [[m] for m in want], "cartesian"
+PY
+expect_ok $tg merge --allow-missing "$work/big.rank524288" "$work/big.rank0" "$work/big.rank1" -o "$work/big2.json"
+same_file "$work/big2.json" "$work/big.json"
+# Ranks 1 and 1048575 come twice: the lowest is named.
+expect_fail 1 "taskgraph: $work/big.dup: rank 1 is also in $work/big.rank1" \
+  $tg merge --allow-missing "$work/big.rank1" "$work/big.dup" -o "$work/big3.json"
+expect_no_file "$work/big3.json"
+rm -f "$work"/big*
+
 # ------------------------------------------- a profiled run of pattern.c
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1

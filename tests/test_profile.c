@@ -553,6 +553,167 @@ START_TEST(merge_refuses)
 }
 END_TEST
 
+/* A partial profile of `world` ranks (type p2p) listing ranks[0..n) in
+ * that order, with "cartesian": [carts] when carts is not NULL, written
+ * to `name`; its path. */
+static const char *partial_file(const char *name, int world,
+                                const int *ranks, int n, const char *carts)
+{
+    size_t size = 512 + 200 * (size_t)n + (carts ? strlen(carts) : 0);
+    char *text = malloc(size);
+    ck_assert_ptr_nonnull(text);
+    size_t len = (size_t)snprintf(
+        text, size,
+        "{\"format\": \"topomap-commprof\", \"version\": 1,"
+        " \"partial\": true, \"job\": {\"id\": \"00000000000000ab\"},"
+        " \"world_size\": %d, \"types\": [\"p2p\"],\n \"ranks\": [",
+        world);
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(
+            text + len, size - len,
+            "%s{\"rank\": %d, \"host\": \"h\", \"local_rank\": 0,"
+            " \"cpus\": \"\", \"wall_ns\": %d, \"mpi_ns\": 0, \"types\": {},"
+            " \"sent\": [], \"received\": [], \"rma\": []}",
+            i ? ",\n  " : "", ranks[i], ranks[i]);
+    snprintf(text + len, size - len,
+             "],\n \"communicators\": []%s%s%s}\n",
+             carts ? ",\n \"cartesian\": [" : "", carts ? carts : "",
+             carts ? "]" : "");
+    const char *path = tu_write(name, text);
+    free(text);
+    return path;
+}
+
+/* A partial file of a large world lists a few ranks: the reader keeps
+ * their list, in the file's order, and merging goes by it: a merge of
+ * such files holds exactly their ranks, and a rank that comes twice is
+ * named, the lowest of those that do. */
+START_TEST(merge_large_world)
+{
+    enum { W = 1 << 20 };
+    static const int a[] = {W - 1, 7, 300000}, b[] = {0}, d[] = {524288, 1},
+                     e[] = {5, W - 1, 7};
+    char pa[1024], pb[1024], pc[1024], pd[1024];
+    snprintf(pa, sizeof pa, "%s", partial_file("big.rank_a", W, a, 3, NULL));
+    snprintf(pb, sizeof pb, "%s", partial_file("big.rank_b", W, b, 1, NULL));
+    snprintf(pc, sizeof pc, "%s",
+             partial_file("big.rank_c", W, NULL, 0, NULL));
+    snprintf(pd, sizeof pd, "%s", partial_file("big.rank_d", W, d, 2, NULL));
+
+    tg_profile *p = read_ok(pa);
+    ck_assert_int_eq(p->world_size, W);
+    ck_assert_int_eq(p->nranks, 3);
+    ck_assert_ptr_nonnull(p->listed);
+    ck_assert_int_eq(p->listed[0], W - 1);
+    ck_assert_int_eq(p->listed[1], 7);
+    ck_assert_int_eq(p->listed[2], 300000);
+    ck_assert_int_eq(p->ranks[7].present, 1);
+    ck_assert_uint_eq(p->ranks[7].wall_ns, 7);
+    ck_assert_int_eq(p->ranks[8].present, 0);
+    ck_assert_int_eq(p->ranks[W - 1].present, 1);
+    tg_profile_free(p);
+    /* A profile that is not partial has no list. */
+    p = read_ok(data("profile_4.json"));
+    ck_assert_ptr_null(p->listed);
+    tg_profile_free(p);
+
+    tg_profile_merge *m = tg_profile_merge_new();
+    const char *paths[] = {pa, pb, pc, pd};
+    tg_error err;
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(
+            tg_profile_merge_add(m, read_ok(paths[i]), paths[i], &err), 0);
+    ck_assert_int_eq(tg_profile_merge_finish(m, &p, &err), 0);
+    ck_assert_int_eq(p->partial, 0);
+    ck_assert_ptr_null(p->listed);
+    ck_assert_int_eq(p->world_size, W);
+    ck_assert_int_eq(p->nranks, 6);
+    static const int in[] = {0, 1, 7, 300000, 524288, W - 1};
+    static const int out[] = {2, 6, 8, 299999, 524289, W - 2};
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(p->ranks[in[i]].present, 1);
+        ck_assert_uint_eq(p->ranks[in[i]].wall_ns, (uint64_t)in[i]);
+        ck_assert_int_eq(p->ranks[out[i]].present, 0);
+    }
+    int present = 0;
+    for (int r = 0; r < W; r++)
+        present += p->ranks[r].present;
+    ck_assert_int_eq(present, 6);
+    tg_profile_free(p);
+
+    /* Ranks 7 and W - 1 of e are in a: rank 7 is named. */
+    ck_assert_int_eq(tg_profile_merge_add(m, read_ok(pa), pa, &err), 0);
+    const char *pe = partial_file("big.rank_e", W, e, 3, NULL);
+    ck_assert_int_eq(tg_profile_merge_add(m, read_ok(pe), pe, &err),
+                     TG_EINVAL);
+    char msg[1100];
+    snprintf(msg, sizeof msg, "rank 7 is also in %s", pa);
+    ck_assert_str_eq(err.text, msg);
+    tg_profile_merge_free(m);
+}
+END_TEST
+
+/* Append {"dims": [1], "periods": [periodic], "members": [member]}. */
+static void add_cart_text(char *buf, size_t size, int member, int periodic)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, size - len,
+             "%s{\"dims\": [1], \"periods\": [%d], \"members\": [%d]}",
+             len ? ", " : "", periodic, member);
+}
+
+/* Cartesian communicators listed by several files, and twice by one,
+ * are kept once, ordered by the lowest rank that lists them, then by
+ * their place in its file; many of them (the table that finds them
+ * grows), in either order of the files. */
+START_TEST(merge_carts_once)
+{
+    static char c0[64 * 1024], c1[64 * 1024];
+    c0[0] = c1[0] = '\0';
+    /* Rank 1: [0] .. [299], then [5] periodic (another communicator). */
+    for (int i = 0; i < 300; i++)
+        add_cart_text(c1, sizeof c1, i, 0);
+    add_cart_text(c1, sizeof c1, 5, 1);
+    /* Rank 0: [299] down to [150], [350], and [299] again. */
+    for (int i = 299; i >= 150; i--)
+        add_cart_text(c0, sizeof c0, i, 0);
+    add_cart_text(c0, sizeof c0, 350, 0);
+    add_cart_text(c0, sizeof c0, 299, 0);
+    static const int r0[] = {0}, r1[] = {1};
+    char p0[1024], p1[1024];
+    snprintf(p0, sizeof p0, "%s", partial_file("cart.rank0", 400, r0, 1, c0));
+    snprintf(p1, sizeof p1, "%s", partial_file("cart.rank1", 400, r1, 1, c1));
+    for (int order = 0; order < 2; order++) {
+        tg_profile_merge *m = tg_profile_merge_new();
+        tg_error err;
+        const char *first = order ? p0 : p1, *second = order ? p1 : p0;
+        ck_assert_int_eq(
+            tg_profile_merge_add(m, read_ok(first), first, &err), 0);
+        ck_assert_int_eq(
+            tg_profile_merge_add(m, read_ok(second), second, &err), 0);
+        tg_profile *p = NULL;
+        ck_assert_int_eq(tg_profile_merge_finish(m, &p, &err), 0);
+        /* Rank 0's 151, then rank 1's other 151. */
+        ck_assert_int_eq(p->ncarts, 302);
+        for (int i = 0; i < 302; i++) {
+            int want = i < 150 ? 299 - i : i == 150 ? 350 : i - 151;
+            int periodic = i == 301;
+            if (periodic)
+                want = 5;
+            ck_assert_int_eq(p->carts[i].ndims, 1);
+            ck_assert_int_eq(p->carts[i].dims[0], 1);
+            ck_assert_int_eq(p->carts[i].periods[0], periodic);
+            ck_assert_int_eq(p->carts[i].size, 1);
+            ck_assert_msg(p->carts[i].members[0] == want,
+                          "order %d: cartesian %d is [%d], not [%d]", order,
+                          i, p->carts[i].members[0], want);
+        }
+        tg_profile_free(p);
+        tg_profile_merge_free(m);
+    }
+}
+END_TEST
+
 /* ----------------------------------------------------------------- sniff */
 
 START_TEST(sniff)
@@ -849,6 +1010,8 @@ static Suite *profile_suite(void)
     tcase_add_test(w, merge_equals_full_profile);
     tcase_add_test(w, merge_missing_ranks);
     tcase_add_test(w, merge_refuses);
+    tcase_add_test(w, merge_large_world);
+    tcase_add_test(w, merge_carts_once);
     suite_add_tcase(s, w);
     TCase *bad = tcase_create("bad input");
     tcase_add_loop_test(bad, bad_input, 0, NBAD);
