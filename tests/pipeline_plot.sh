@@ -6,7 +6,10 @@
 # torus); the test is skipped without matplotlib.  topomap-plot --help
 # starts with the usage.  topomap-plot matrix: a pair that exchanged only
 # empty messages (0 bytes) passes nothing, white, in a profile and in a
-# graph; an input without a byte, a clear error and no picture.
+# graph; an input without a byte, or an edge outside the graph, a clear
+# error and no picture.  Beyond 1024 ranks the cells are blocks of ranks
+# (K a side, said), so that 30000 ranks or a profile of 1048576 cost
+# little.
 . "$TOPOMAP_SRCDIR/tests/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The script itself: its interpreter is Debian's python3, which
@@ -62,6 +65,12 @@ expect_fail 1 "topomap-plot: $work/empty.json: no bytes to draw (0 between every
 expect_fail 1 "topomap-plot: $work/none.tg.json: no communication to draw" \
   $plot matrix "$work/none.tg.json" -o "$work/n.png"
 for f in e n; do expect_no_file "$work/$f.png"; done
+# An edge that names a task outside the graph: said, not drawn in a cell
+# of another (nor a traceback).
+echo '{"format": "topomap-taskgraph", "version": 1, "tasks": 3, "edges": [[0, 1, 5], [1, 3, 2]]}' > "$work/out.tg.json"
+expect_fail 1 "topomap-plot: $work/out.tg.json: edges[1]: task id outside 0..2" \
+  $plot matrix "$work/out.tg.json" -o "$work/o.png"
+expect_no_file "$work/o.png"
 
 if ! /usr/bin/python3 -c 'import matplotlib' 2> /dev/null; then
   echo "/usr/bin/python3 has no matplotlib (Debian: python3-matplotlib): no picture drawn"
@@ -110,4 +119,27 @@ EOF
 expect_ok $plot matrix "$work/rma.json" -o "$work/r.png"
 expect_output "wrote $work/r.png: 1 panel (rma), 2 ranks"
 is_png "$work/r.png"
+
+# matrix of many ranks: up to 1024, a cell per pair; beyond, cells of K
+# ranks a side (at most 1024 cells), the bytes of their pairs summed, K
+# said in the line printed (and on the axes).  8000 tasks and one edge
+# took 7.9 s and 2.5 GB (an 8000 x 8000 array, and copies), within 500 MB
+# of data now (ulimit -d); 30000 tasks, and a profile of 1048576 ranks,
+# ended in a traceback (MemoryError).
+graph_of() { printf '{"format": "topomap-taskgraph", "version": 1, "tasks": %d, "edges": [[0, 1, 5], [2, %d, 7]]}' "$1" $(($1 - 1)); }
+for n in 1024 1025 8000 30000; do graph_of $n > "$work/g$n.tg.json"; done
+expect_ok $plot matrix "$work/g1024.tg.json" -o "$work/g1024.png"
+expect_output "wrote $work/g1024.png: 1 panel (graph), 1024 tasks"
+expect_ok $plot matrix "$work/g1025.tg.json" -o "$work/g1025.png"
+expect_output "wrote $work/g1025.png: 1 panel (graph), 1025 tasks, 2 tasks a cell (513 x 513 cells, bytes summed)"
+expect_ok bash -c 'ulimit -d 500000 && exec "$@"' - $plot matrix "$work/g8000.tg.json" -o "$work/g8000.png"
+expect_output "wrote $work/g8000.png: 1 panel (graph), 8000 tasks, 8 tasks a cell (1000 x 1000 cells, bytes summed)"
+is_png "$work/g8000.png"
+expect_ok bash -c 'ulimit -d 500000 && exec "$@"' - $plot matrix "$work/g30000.tg.json" -o "$work/g30000.png"
+expect_output "wrote $work/g30000.png: 1 panel (graph), 30000 tasks, 30 tasks a cell (1000 x 1000 cells, bytes summed)"
+sed 's/"world_size": 2,/"world_size": 1048576,/; s/"rank": 1,/"rank": 1048575,/; s/"rma": \[\[1, 8, 1\]\]/"rma": [[1048575, 8, 1]]/' \
+  "$work/rma.json" > "$work/huge.json"
+expect_ok $plot matrix "$work/huge.json" -o "$work/h.png"
+expect_output "wrote $work/h.png: 1 panel (rma), 1048576 ranks, 1024 ranks a cell (1024 x 1024 cells, bytes summed)"
+is_png "$work/h.png"
 finish
