@@ -19,8 +19,10 @@
 #include "gm_internal.h"
 #include "parmapper.h"
 
-/* The most ranks a rankfile may name (a sanity bound for the table of
- * lines by rank). */
+/* The most ranks a rankfile may name (a sanity bound on the numbers,
+ * the limit of --nodes x --slots; nothing is indexed by rank: a line
+ * "rank 16777215=node0 slot=0" cost 145 MB when a table of lines by rank
+ * found the ranks given twice). */
 #define MAX_RANK (1 << 24)
 
 /* A non-negative integer at *p, advanced past it; -1 when none. */
@@ -206,6 +208,39 @@ bad:
                         "expected 'rank N=HOST slot=CORES', not '%.200s'", p);
 }
 
+/* A rank and the line that names it. */
+typedef struct rank_line {
+    long rank, line;
+} rank_line;
+
+static int by_rank_line(const void *pa, const void *pb)
+{
+    const rank_line *a = pa, *b = pb;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* The first line (in file order) that names a rank given on an earlier
+ * line: 0 when none, else the line, with the rank and that earlier line
+ * (the first to name it).  Sorts r (by rank, then line). */
+static long given_twice(rank_line *r, long n, long *rank, long *first)
+{
+    qsort(r, (size_t)n, sizeof *r, by_rank_line);
+    long at = 0;
+    for (long i = 1; i < n; i++) {
+        /* r[i] the second line of its rank */
+        int second = r[i].rank == r[i - 1].rank &&
+                     (i < 2 || r[i - 2].rank != r[i].rank);
+        if (second && (!at || r[i].line < at)) {
+            at = r[i].line;
+            *rank = r[i].rank;
+            *first = r[i - 1].line;
+        }
+    }
+    return at;
+}
+
 int pm_rankfile_check(const char *path, const pm_hosts *hosts)
 {
     tg_error err;
@@ -214,7 +249,10 @@ int pm_rankfile_check(const char *path, const pm_hosts *hosts)
     if (rc)
         return cli_fail(&err);
     char *text;
-    long *seen = NULL, nseen = 0, ranks = 0;
+    /* The ranks as the lines give them, sorted at the end to find one
+     * given twice: memory by lines, not by the largest rank. */
+    rank_line *seen = NULL;
+    long nseen = 0, cap = 0, ranks = 0;
     /* used[i]: the hosts the file names */
     char *used = calloc((size_t)hosts->n + 1, 1);
     if (!used)
@@ -227,27 +265,29 @@ int pm_rankfile_check(const char *path, const pm_hosts *hosts)
         const pm_host *h = NULL;
         if ((rc = check_line(path, line, text, hosts, &r, &h, &err)))
             continue;
-        if (r >= nseen) {
-            long n = r + 1 > 2 * nseen ? r + 1 : 2 * nseen;
-            long *s = realloc(seen, (size_t)n * sizeof *s);
+        if (nseen == cap) {
+            long n = cap ? 2 * cap : 64;
+            rank_line *s = realloc(seen, (size_t)n * sizeof *s);
             if (!s) {
                 rc = tg_error_set(&err, TG_ENOMEM, NULL, 0, "out of memory");
                 break;
             }
-            memset(s + nseen, 0, (size_t)(n - nseen) * sizeof *s);
             seen = s;
-            nseen = n;
+            cap = n;
         }
-        if (seen[r]) {
-            rc = tg_error_set(&err, TG_EINVAL, path, line,
-                              "rank %ld again (already on line %ld)", r,
-                              seen[r]);
-            break;
-        }
-        seen[r] = line;
+        seen[nseen++] = (rank_line){r, line};
         ranks++;
         used[h - hosts->h] = 1;
     }
+    /* A rank given twice is said at its second line, before any error of
+     * a later line (reading stopped at that one): as when each line was
+     * checked against the ones before it. */
+    long again, again_rank = 0, again_first = 0;
+    if (rc != TG_ENOMEM && nseen &&
+        (again = given_twice(seen, nseen, &again_rank, &again_first)))
+        rc = tg_error_set(&err, TG_EINVAL, path, again,
+                          "rank %ld again (already on line %ld)", again_rank,
+                          again_first);
     if (!rc && !ranks)
         rc = tg_error_set(&err, TG_EPARSE, path, 0,
                           "no 'rank N=HOST slot=CORES' line");

@@ -10,7 +10,7 @@
 # before anything runs.  --check-rankfile takes parmapper's rankfiles and
 # hand-written ones with '#' comments, and refuses, naming the line, a
 # host not in the job, a core or socket the host lacks, a rank given twice
-# and a line it cannot read.
+# and a line it cannot read; the largest rank costs no memory.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
 host=$(hostname)
 
@@ -110,6 +110,35 @@ expect_fail 1 "parmapper: $work/bad.rf:1: slot=1:0: host $host has 1 socket(s) (
   pm 1 --check-rankfile "$work/bad.rf"
 printf 'rank 0=%s slot=0\nrank 0=%s slot=0\n' "$host" "$host" > "$work/bad.rf"
 expect_fail 1 "parmapper: $work/bad.rf:2: rank 0 again (already on line 1)" \
+  pm 1 --check-rankfile "$work/bad.rf"
+# A rank's number costs nothing: the 24-byte line of the largest rank,
+# 16777215, took 145 MB (a table of lines by rank); it is checked within
+# 100 MB of data (ulimit -d: brk and private mappings; a sanitized build,
+# whose ASan reserves terabytes of them, runs without the limit).  Ranks
+# given twice are found by sorting the lines' ranks: the first line that
+# repeats an earlier rank is named, with the first line of that rank,
+# before an error on a later line, whatever the ranks' order.
+pm_data() {
+  local np=$1; shift
+  if [ -n "${ASAN_OPTIONS:-}" ]; then pm "$np" "$@"; return; fi
+  launch "$np" bash -c 'ulimit -d 100000 && exec "$0" "$@"' "$PARMAPPER" "$@"
+}
+printf 'rank 16777215=%s slot=0\n' "$host" > "$work/top.rf"
+expect_ok pm_data 1 --check-rankfile "$work/top.rf"
+expect_output "$work/top.rf: 1 ranks on 1 of the job's 1 hosts, every host and core there"
+printf 'rank 16777215=%s slot=0\nrank 5=%s slot=0\nrank 16777215=%s slot=0\nrank 5=%s slot=0\nrank 6\n' \
+  "$host" "$host" "$host" "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:3: rank 16777215 again (already on line 1)" \
+  pm_data 1 --check-rankfile "$work/bad.rf"
+printf '# three\nrank 7=%s slot=0\nrank 2=%s slot=0\nrank 7=%s slot=0\nrank 7=%s slot=0\n' \
+  "$host" "$host" "$host" "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:4: rank 7 again (already on line 2)" \
+  pm 1 --check-rankfile "$work/bad.rf"
+printf 'rank 0=%s slot=0\nrank 1 %s\nrank 0=%s slot=0\n' "$host" "$host" "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:2: expected 'rank N=HOST slot=CORES', not 'rank 1 $host'" \
+  pm 1 --check-rankfile "$work/bad.rf"
+printf 'rank 16777216=%s slot=0\n' "$host" > "$work/bad.rf"
+expect_fail 1 "parmapper: $work/bad.rf:1: expected 'rank N=HOST slot=CORES', not 'rank 16777216=$host slot=0'" \
   pm 1 --check-rankfile "$work/bad.rf"
 printf 'rank 0=%s slot=0\nrank 1=%s\n' "$host" "$host" > "$work/bad.rf"
 expect_fail 1 "parmapper: $work/bad.rf:2: expected 'rank N=HOST slot=CORES', not 'rank 1=$host'" \
