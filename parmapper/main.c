@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "parmapper.h"
@@ -215,13 +216,28 @@ static int run(MPI_Comm comm, int argc, char **argv, job *j)
     return pm_agree(comm, rc, NULL);
 }
 
+/* parmapper --check-options ARGS...: ARGS parsed as a run parses them
+ * (pm_parse), for scripts that check a command line before they launch
+ * it: no MPI, no signal thread, no file opened or written (pm_parse only
+ * compares paths: tg_out_same).  Exit 0 when a run would take ARGS, 2
+ * after the usage message when not. */
+static int check_options(int argc, char **argv)
+{
+    pm_options o;
+    int rc = pm_parse(argc, argv, &o);
+    return rc < 0 ? 0 : rc; /* -1: --help among ARGS, printed */
+}
+
 int main(int argc, char **argv)
 {
+    cli_name = "parmapper";
+    /* First, alone: before pm_signals_start and MPI_Init. */
+    if (argc > 1 && !strcmp(argv[1], "--check-options"))
+        return check_options(argc - 1, argv + 1);
     /* Before MPI_Init: its threads, as the search's, inherit the mask. */
     int no_catcher = pm_signals_start();
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    cli_name = "parmapper";
     job j = {0};
     j.t0 = MPI_Wtime();
     int rc, rank;

@@ -60,11 +60,14 @@ typedef struct pm_options {
 } pm_options;
 
 /* Parse argv.  Returns -1 after printing help, an exit code after a usage
- * error, or 0. */
+ * error, or 0.  Without MPI_Init too (parmapper --check-options, main.c):
+ * it reads no file (paths only compared, tg_out_same) and calls no MPI
+ * function but MPI_Get_library_version, which MPI allows before
+ * MPI_Init. */
 int pm_parse(int argc, char **argv, pm_options *o);
 
-/* The launcher of this job (after MPI_Init): from the ranks' environment,
- * else from the MPI library (launcher.c has the rules). */
+/* The launcher of this job: from the ranks' environment, else from the
+ * MPI library (launcher.c has the rules; also before MPI_Init). */
 pm_launcher pm_launcher_detect(void);
 /* After pm_parse: o->launcher, and when no output option was given, the
  * launcher's form in the current folder: rankfile (Open MPI),

@@ -1,7 +1,18 @@
 # steps.sh: how topomap-run and topomap-select-graph run their steps and
-# pass a TERM, INT or HUP on to them, in one place: make copies this file
-# into each of them (the line @STEPS_SH@ of their .in).  It sets nothing
-# at once.
+# pass a TERM, INT or HUP on to them, and how they check the command line
+# they will give parmapper, in one place: make copies this file into each
+# of them (the line @STEPS_SH@ of their .in).  It sets nothing at once.
+#
+# parmapper_args GRAPH DIR [OUTPUT-OPTION...]
+#                        pm_args: parmapper's command line (after
+#                        parmapper) for a mapping of GRAPH into DIR, from
+#                        the script's time, network, alpha, seed and
+#                        pm_extra (below)
+# check_parmapper_args GRAPH DIR
+#                        parmapper --check-options with that command line,
+#                        before anything runs: one that parmapper would
+#                        refuse is a usage error (the script's usage: its
+#                        name, exit 2) after parmapper's message
 #
 # steps_start WHOM [AT-EXIT]  the sentinel started and the traps set
 #                        (below): TERM, INT, HUP, and EXIT, which runs the
@@ -150,4 +161,36 @@ stopped() {
   [ -n "$caught" ] || return 0
   say "$1 stopped by SIG$caught${2:+; $2}"
   exit $((128 + caught_n))
+}
+
+# parmapper's command line, the same for the check and for the mapping:
+# GRAPH, --time, the outputs (DIR/rankfile, the OUTPUT-OPTIONs: the
+# launcher's hostfile, DIR/report.json), then --network, --alpha and
+# --seed when given (not empty) and last the --parmapper options
+# (pm_extra), which thus have the last word.  The script's variables time
+# (topomap-run's default 60), network, alpha, seed and the array pm_extra
+# hold its options, the last of each.
+parmapper_args() {
+  pm_args=("$1" --time "$time" --rankfile "$2/rankfile" "${@:3}" --report "$2/report.json")
+  [ -z "$network" ] || pm_args+=(--network "$network")
+  [ -z "$alpha" ] || pm_args+=(--alpha "$alpha")
+  [ -z "$seed" ] || pm_args+=(--seed "$seed")
+  pm_args+=("${pm_extra[@]}")
+}
+# Before anything runs, so that a typo costs no profiling run and no
+# graphs: parmapper's own parser (parmapper --check-options: every option,
+# its value and its limits, as a run reads them, without MPI and without
+# opening a file; parmapper(1)).  GRAPH and DIR need not exist yet, nor
+# does the launcher's hostfile option, not known yet, go in.  Its output
+# is taken with $(...): no step runs yet, nor is a signal trap set.
+# Uses $parmapper.
+check_parmapper_args() {
+  local out rc=0
+  parmapper_args "$@"
+  out=$("$parmapper" --check-options "${pm_args[@]}" 2>&1 > /dev/null) || rc=$?
+  [ $rc -ne 0 ] || return 0
+  [ -z "$out" ] || printf '%s\n' "$out" >&2
+  [ $rc -eq 2 ] ||
+    { say "cannot check parmapper's options: $parmapper --check-options failed (exit status $rc)"; exit 1; }
+  usage "parmapper would refuse its options from --time, --network, --alpha, --seed or --parmapper"
 }

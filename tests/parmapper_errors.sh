@@ -4,7 +4,8 @@
 # cannot be written (a missing folder, a folder as the file), two outputs
 # that are one file; and a job killed mid-search (no output option at all:
 # tests/parmapper_default.sh).  One message, a non-zero exit from
-# every rank, and nothing written.
+# every rank, and nothing written.  parmapper --check-options, alone:
+# the run's verdict on a command line, nothing written.
 . "$TOPOMAP_SRCDIR/tests/parmapper_lib.sh"
 mkdir "$work/out.d"
 expect_ok "$TASKGRAPH" gen stencil --dims 8x8 -o "$work/g.tg.json"
@@ -53,6 +54,40 @@ expect_fail 1 "$work/none.tg.json" \
   pm 2 "$work/none.tg.json" --nodes 4 --slots 16 --first "${outs[@]}"
 checks=$((checks + 1))
 [ "$(count_files "$work/out.d")" -eq 0 ] || fail "files left behind: $(ls -A "$work/out.d")"
+
+# parmapper --check-options ARGS: ARGS read as a run reads them, without
+# mpirun and without MPI, nothing opened or written (the graph need not
+# exist, nor the outputs' folder; the default outputs not tried): exit 0
+# and no output, or the run's message and exit 2.
+mkdir "$work/cwd"
+check_options() { (cd "$work/cwd" && "$PARMAPPER" --check-options "$@"); }
+for args in "none.tg.json --time 1e9" "none.tg.json --first --seed +7 --alpha 0x1p0" \
+  "none.tg.json --nodes 4 --slots 16 --rounds 2 --rankfile nowhere/rf --report nowhere/r.json" \
+  "none.tg.json --first --network ring:4 --hetero none.json --placement p.json"; do
+  read -ra a <<< "$args"
+  expect_ok check_options "${a[@]}"
+  checks=$((checks + 1))
+  [ ! -s "$work/out" ] && [ ! -s "$work/err" ] || fail "output from --check-options $args: $(cat "$work/out" "$work/err")"
+done
+cerr() {
+  local msg=$1
+  shift
+  expect_fail 2 "parmapper: $msg (see 'parmapper --help')" check_options "$@"
+  checks=$((checks + 1))
+  [ "$(wc -l < "$work/err")" -eq 1 ] || fail "expected one line: $(cat "$work/err")"
+}
+cerr "--time wants a number in 0..1e+09, not '1e10'" none.tg.json --time 1e10
+cerr "--time wants a number of seconds > 0, not '-0'" none.tg.json --time -0
+cerr "--seed wants an integer in 0..18446744073709551615, not ' -1'" none.tg.json --first --seed ' -1'
+cerr "--alpha wants a number in 1..1e+09, not '5e-1'" none.tg.json --first --alpha 5e-1
+cerr "unknown option '--bogus'" none.tg.json --first --bogus
+cerr "give --time SECONDS, --rounds R or --first" none.tg.json
+cerr "no task graph given" --first
+cerr "--hetero needs --placement FILE" none.tg.json --first --hetero none.json
+cerr "--rankfile and --report name the same file" none.tg.json --first --rankfile same \
+  --report ./same
+checks=$((checks + 1))
+[ "$(count_files "$work/cwd")" -eq 0 ] || fail "--check-options left files: $(ls -A "$work/cwd")"
 
 # A job killed during its search (as by a time limit or scancel): no
 # output and no temporary is on disk while the search runs.

@@ -14,7 +14,7 @@ expect_output "search:"
 page=$TOPOMAP_SRCDIR/doc/parmapper.1
 # The options ("--time") of stdin, sorted, on one line; man's \- is -.
 opts() { sed 's/\\-/-/g' | grep -oE -- '(^|[][ |(])--?[a-zA-Z][a-z0-9-]*' | sed 's/^[][ |(]//' | LC_ALL=C sort -u | tr '\n' ' '; }
-want="--alpha --check-rankfile --first --hetero --hydra-hostfile --map-by --mapping --network \
+want="--alpha --check-options --check-rankfile --first --hetero --hydra-hostfile --map-by --mapping --network \
 --no-levels --nodes --placement --quiet --rankfile --report --rounds --seed --select --slots \
 --slurm-hostfile --tasks-per-slot --time "
 got=$(sed '/^$/q' "$work/out" | opts)
@@ -28,7 +28,7 @@ pages=" $(opts < "$page")"
 for opt in --help --nodes --slots --hostfile --network --positions --node-topology --from \
   --layer --seed --grid --tasks-per-slot --time --rounds --first --alpha --select \
   --rankfile --slurm-hostfile --hydra-hostfile --mapping --report --hetero --placement \
-  --check-rankfile --quiet --no-levels --calibration --ranks-per-gpu --cores-per-rank \
+  --check-rankfile --check-options --quiet --no-levels --calibration --ranks-per-gpu --cores-per-rank \
   --gpu-speedup --cuda-aware --net-bandwidth --net-latency --shm-bandwidth --shm-latency \
   --rotations --restarts --gpu-memory; do
   checks=$((checks + 1))

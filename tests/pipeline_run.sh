@@ -14,7 +14,10 @@
 # host does not have, naming the line, without running the application
 # (--no-check skips it), under Hydra --hydra-hostfile F --map-cpu LIST
 # runs a kept mapping; a failing step stops before the application; bad
-# usage fails before anything runs.
+# usage fails before anything runs, parmapper's command line (--time,
+# --alpha, --seed, --parmapper) too, checked by parmapper --check-options
+# (an exponent, hexadecimal, a sign; its limits exact; a typo in a
+# --parmapper option), and passed on as written.
 . "$TOPOMAP_SRCDIR/tests/pipeline_lib.sh"
 run=$TOPOMAP_RUN
 pm=$(realpath "$PARMAPPER")
@@ -225,26 +228,84 @@ one=(--rankfile r)
 [ "$mpi_kind" != hydra ] || one=(-configfile r)
 expect_fail 2 "$M ${one[*]}: topomap maps one application with the mapping it makes" \
   "$run" --graph "$g" -- "$M" "${one[@]}" -n 4 ./app
-expect_fail 2 "--time wants a number of seconds > 0 and at most 1e9 (parmapper's limit), not '0'" \
-  "$run" --time 0 -- "$M" ./app
-expect_fail 2 "--alpha wants a number >= 1 and at most 1e9 (parmapper's limit), not '0.5'" \
-  "$run" --alpha 0.5 -- "$M" ./app
+# parmapper's command line is checked by parmapper itself (parmapper
+# --check-options) before anything runs: its message, then topomap-run's
+# line, exit 2.
+refused() {
+  local msg=$1
+  shift
+  expect_fail 2 "parmapper: $msg (see 'parmapper --help')" "$run" "$@"
+  expect_grep "topomap-run: parmapper would refuse its options from --time, --network, --alpha, --seed or --parmapper (see --help)" "$work/err"
+}
+refused "--time wants a number of seconds > 0, not '0'" --time 0 -- "$M" ./app
+refused "--alpha wants a number in 1..1e+09, not '0.5'" --alpha 0.5 -- "$M" ./app
 # Beyond parmapper's limits: refused before anything runs (the profiling
 # run would touch the file), not by parmapper after the profiling run.
-expect_fail 2 "--time wants a number of seconds > 0 and at most 1e9 (parmapper's limit), not '2000000000'" \
-  "$run" --time 2000000000 -- "$M" -n 2 touch "$work/ran"
-expect_fail 2 "--alpha wants a number >= 1 and at most 1e9 (parmapper's limit), not '1000000001'" \
-  "$run" --alpha 1000000001 -- "$M" -n 2 touch "$work/ran"
+refused "--time wants a number in 0..1e+09, not '2000000000'" \
+  --time 2000000000 -- "$M" -n 2 touch "$work/ran"
+refused "--alpha wants a number in 1..1e+09, not '1000000001'" \
+  --alpha 1000000001 -- "$M" -n 2 touch "$work/ran"
 for s in 18446744073709551616 99999999999999999999 100000000000000000000 -1 1x; do
-  expect_fail 2 "--seed wants an integer from 0 to 18446744073709551615 (parmapper's limit), not '$s'" \
-    "$run" --seed "$s" -- "$M" -n 2 touch "$work/ran"
+  refused "--seed wants an integer in 0..18446744073709551615, not '$s'" \
+    --seed "$s" -- "$M" -n 2 touch "$work/ran"
 done
+# And the --parmapper options, with the outputs that topomap-run gives
+# (--keep's folder need not exist yet).
+refused "unknown option '--bogus'" --parmapper --bogus -- "$M" -n 2 touch "$work/ran"
+refused "--select: alpha, avg, max or maxload, not 'best'" --parmapper=--select=best \
+  -- "$M" -n 2 touch "$work/ran"
+refused "option '--rounds' needs a value" --parmapper --rounds -- "$M" -n 2 touch "$work/ran"
+refused "unexpected argument 'extra'" --parmapper extra -- "$M" -n 2 touch "$work/ran"
+refused "--hetero needs --placement FILE" --parmapper --hetero=x.json \
+  -- "$M" -n 2 touch "$work/ran"
+refused "--mapping and --report name the same file" --keep "$work/kept" \
+  --parmapper --mapping="$work/kept/report.json" -- "$M" -n 2 touch "$work/ran"
 expect_no_file "$work/ran"
+expect_no_file "$work/kept"
 # Their largest values are parmapper's too (leading zeros taken, as
 # parmapper takes them).
 expect_ok "$run" --graph "$g" --time 0.3 --seed 000018446744073709551615 --alpha 1000000000 \
   --map-only -- "$M" -n 4 true
 expect_grep "--alpha 1000000000 --seed 000018446744073709551615" "$work/err"
+# Numbers as parmapper reads them (strtod and strtoull in C, through
+# parmapper/options.c), parmapper being the judge: an exponent,
+# hexadecimal, a sign, white space before; what parmapper refuses is
+# refused, down to a value's rounding at the limits (up to 1e9 + 2^-24
+# rounds to 1e9, from 1 - 2^-54 up to 1) and strtod's underflow (1e-310 is
+# ERANGE, 0x1p-1074 exact).  A value taken here lets the command line go
+# on to the launcher, which is then refused.
+taken() { expect_fail 2 "'aprun' is not Open MPI's mpirun or mpiexec" "$run" "$@" -- aprun -n 4 ./app; }
+for v in 1e9 1E9 5e-1 .5 1. +1e9 ' 5' $'\t5' 0x10 0x1p-2 0X3B9ACA00 \
+  1000000000.0000000596 0x1p-1074 000060; do
+  taken --time "$v"
+done
+for v in 1000000000.0000000597 0x3b9aca01 1e-310 1e-400 inf nan '5 ' '' \
+  1e 0x 1_0 -1; do
+  refused "--time wants a number in 0..1e+09, not '$v'" --time "$v" -- aprun -n 4 ./app
+done
+for v in 0 -0 0x0; do
+  refused "--time wants a number of seconds > 0, not '$v'" --time "$v" -- aprun -n 4 ./app
+done
+for v in 1e0 0x1p0 0.99999999999999995 1e9 ''; do
+  taken --alpha "$v"
+done
+for v in 0.99999999999999994 5e-1 1000000000.0000000597 inf; do
+  refused "--alpha wants a number in 1..1e+09, not '$v'" --alpha "$v" -- aprun -n 4 ./app
+done
+for v in ' +7' +0 007 ''; do
+  taken --seed "$v"
+done
+# (' -1': strtoull would take it as 2^64 - 1; parmapper refuses it)
+for v in ' -1' + '7 ' 0x10 1e3; do
+  refused "--seed wants an integer in 0..18446744073709551615, not '$v'" \
+    --seed "$v" -- aprun -n 4 ./app
+done
+# Passed on to parmapper as written, which takes them (--first: one round
+# of the search, within the time limit).
+expect_ok "$run" --graph "$g" --time 1e9 --alpha 1e0 --seed ' +7' --parmapper --first \
+  --map-only -- "$M" -n 4 true
+expect_grep "$g --time 1e9 --rankfile" "$work/err"
+expect_grep "--alpha 1e0 --seed \ +7 --first" "$work/err"
 expect_fail 2 "--rankfile runs a mapping made earlier" \
   "$run" --rankfile "$g" --graph "$g" -- "$M" ./app
 expect_fail 2 "--no-check goes with --rankfile" "$run" --graph "$g" --no-check -- "$M" ./app

@@ -7,7 +7,9 @@
 # user: list), prints a row per graph and, as best, the one with the
 # smallest mean time, also written to DIR/best; on a profile with one
 # critical type it tries that graph only, and stops at the first failed run
-# of the application with its exit status and no best; bad usage fails.
+# of the application with its exit status and no best; bad usage fails,
+# parmapper's command line (--time, --alpha, --seed, --parmapper) as
+# parmapper --check-options reads it, before anything is written.
 . "$TOPOMAP_SRCDIR/tests/pipeline_lib.sh"
 sel=$TOPOMAP_SELECT_GRAPH
 
@@ -33,10 +35,11 @@ done
 checks=$((checks + 1))
 ! grep -q "checking the rankfile" "$d"/*/run-1.log || fail "a run checked its rankfile"
 
-# One critical type: one graph; a failing run ends the selection.
+# One critical type: one graph; a failing run ends the selection.  (The
+# last --time is the one topomap-run takes, written with an exponent.)
 d=$work/fail
 expect_fail 4 "topomap-select-graph: graph p2p: run 1 failed (exit status 4)" \
-  "$sel" --profile "$TOPOMAP_DATA/build_p2p.json" --repeat 2 --time 0.2 \
+  "$sel" --profile "$TOPOMAP_DATA/build_p2p.json" --repeat 2 --time 1e10 --time=2e-1 \
   -o "$d" -- "$M" -n 4 sh -c 'exit 4'
 expect_no_file "$d/best"
 expect_no_file "$d/sum"
@@ -85,6 +88,24 @@ expect_fail 2 "unknown option '--bogus'" "$sel" --bogus -- "$M" true
 expect_fail 2 "'aprun' is not Open MPI's mpirun or mpiexec" \
   "$sel" --profile "$TOPOMAP_DATA/build_p2p.json" -- aprun -n 4 true
 expect_fail 2 "no job to run" "$sel" --profile "$TOPOMAP_DATA/build_p2p.json"
+# parmapper's command line, checked here by parmapper --check-options as
+# topomap-run checks it, before anything is written.  (taskgraph build
+# used to write DIR/graphs, then the first topomap-run refused it.)
+d=$work/numbers
+refused() {
+  local msg=$1
+  shift
+  expect_fail 2 "parmapper: $msg (see 'parmapper --help')" \
+    "$sel" --profile "$TOPOMAP_DATA/build_p2p.json" "$@" -o "$d" -- "$M" -n 4 true
+  expect_grep "topomap-select-graph: parmapper would refuse its options from --time, --network, --alpha, --seed or --parmapper (see --help)" "$work/err"
+}
+refused "--time wants a number in 0..1e+09, not '1e10'" --time 1e10
+refused "--time wants a number in 0..1e+09, not ''" --time=
+refused "--alpha wants a number in 1..1e+09, not '5e-1'" --alpha=5e-1
+refused "--seed wants an integer in 0..18446744073709551615, not '-1'" --seed 7 --seed -1
+refused "unknown option '--bogus'" --parmapper --bogus
+refused "--select: alpha, avg, max or maxload, not 'best'" --parmapper=--select=best
+expect_no_file "$d"
 expect_fail 1 "$work/none.json: no such file" "$sel" --profile "$work/none.json" -- "$M" true
 expect_ok "$sel" --help
 expect_grep "Usage: topomap-select-graph --profile P [OPTIONS] [--] LAUNCHER LAUNCHER-ARGS APP APP-ARGS" "$work/out"
