@@ -80,10 +80,13 @@
  *
  * Memory: torus, mesh, flat and dragonfly keep no tables (distance is O(d)
  * or O(1), no allocation).  Fat-tree and graph networks keep BFS distances
- * to every network vertex per attachment (the set of links of a node's
- * host: nodes under the same leaf switches share one): 2 bytes x vertices
- * x attachments (x 2 on fat-trees, for the up and down phases), at most
- * 2 GiB, beyond which the network is refused with its size said.
+ * per attachment (the set of links of a node's host: nodes under the same
+ * leaf switches share one) to the vertices a route between nodes can pass
+ * (fat-trees: switches; graphs: every vertex; neither: dead ends without
+ * a node): 2 bytes x rows x attachments (x 2 on fat-trees, for the up and
+ * down phases, plus an attachment x attachment distance matrix), at most
+ * 16 KiB per node of the machine (at least 256 MiB, at most 2 GiB), beyond
+ * which the network is refused with its size said (explicit.c).
  *
  * Inside a node (gm_machine_set_node_topology): one hwloc topology, a
  * synthetic string or an XML file, describes every node.  A slot is a core

@@ -901,8 +901,11 @@ START_TEST(explicit_tables_bounded)
     ck_assert_int_eq(gm_max_distance(m), 2);
     gm_machine_free(m);
 
-    /* 20,000 hosts each under its own leaf: 20,000 tables of 40,001
-     * vertices x 2 phases, 3 GB, refused with the sizes said. */
+    /* 20,000 hosts each under its own leaf: 20,000 tables of 20,001
+     * switches x 2 phases and 20,000 x 20,000 distances between them,
+     * 2.2 GiB, more than the 312.5 MiB of 20,000 nodes (16 KiB each):
+     * refused with the sizes said.  (Before, the tables had a row per
+     * host as well, 3.0 GiB against a limit of 2 GiB.) */
     FILE *fp = fopen(tu_path("leaves.conf"), "w");
     for (int i = 0; i < 20000; i++)
         fprintf(fp, "SwitchName=l%d Nodes=n%d\n", i, i);
@@ -918,9 +921,159 @@ START_TEST(explicit_tables_bounded)
                      TG_EINVAL);
     ck_assert_str_eq(err.source, tu_path("leaves.conf"));
     ck_assert_str_eq(err.text, "the network's distance tables would take "
-                               "3.0 GiB (20000 distinct host attachments x "
-                               "40001 vertices x 2 phases), more than the "
-                               "limit of 2 GiB");
+                               "2.2 GiB (20000 distinct host attachments x "
+                               "20001 switches x 2 phases, and 20000 x "
+                               "20000 between attachments), more than the "
+                               "limit of 312.5 MiB for 20000 nodes (16 KiB "
+                               "a node, at least 256 MiB, at most 2 GiB)");
+    gm_machine_free(m);
+}
+END_TEST
+
+/* The names of a route's links, joined by spaces. */
+static const char *route_names(const gm_machine *m, int a, int b)
+{
+    static char text[512];
+    int links[16], len = gm_route(m, a, b, links, 16);
+    size_t at = 0;
+    text[0] = 0;
+    for (int i = 0; i < len && i < 16; i++) {
+        char name[64];
+        at += (size_t)snprintf(text + at, sizeof text - at, "%s%s",
+                               i ? " " : "",
+                               gm_link_name(m, links[i], name, sizeof name));
+    }
+    return text;
+}
+
+START_TEST(explicit_tables_unused_hosts)
+{
+    /* Hosts that no node uses cost no row: 1,800 nodes under 1,800 leaves
+     * beside a switch of 300,000 unused hosts (one line).  With a row per
+     * host the tables were 1,800 x 303,601 vertices x 2 phases, 2.0 GiB,
+     * refused; a 13 KB file of 500 leaves and a million unused hosts took
+     * 7.9 s and 2.08 GB to map 4 tasks.  Now: 1,801 switch rows. */
+    FILE *fp = fopen(tu_path("unused.conf"), "w");
+    for (int i = 0; i < 1800; i++)
+        fprintf(fp, "SwitchName=l%d Nodes=h%d\n", i, i);
+    fprintf(fp, "SwitchName=big Nodes=x[0-299999]\n"
+                "SwitchName=top Switches=l[0-1799],big\n");
+    fclose(fp);
+    char spec[700];
+    snprintf(spec, sizeof spec, "fattree:%s", tu_path("unused.conf"));
+    gm_machine *m = gt_machine_on(1800, 1, spec); /* node i on h<i> */
+    ck_assert_int_eq(gm_vertex_count(m), 1800 + 300000 + 1802);
+    ck_assert_int_eq(gm_link_count(m), 2 * (1800 + 300000 + 1801));
+    ck_assert_int_eq(gm_distance(m, 0, 1799), 4);
+    ck_assert_int_eq(gm_distance(m, 1799, 0), 4);
+    ck_assert_int_eq(gm_distance(m, 7, 7), 0);
+    ck_assert_int_eq(gm_max_distance(m), 4);
+    ck_assert_str_eq(route_names(m, 0, 1799),
+                     "node0->l0 l0->top top->l1799 l1799->node1799");
+    gm_machine_free(m);
+
+    /* Nodes on hosts of the big switch: it is on their routes, and the
+     * last hop goes down into the host among its 300,000 links. */
+    const char *pos = tu_write("unused.pos", "node0 x5\nnode1 x299999\n"
+                                             "node2 h7\nnode3 h1799\n");
+    tg_error err;
+    ck_assert_int_eq(gm_machine_uniform(4, 1, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, pos, &err), 0);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 2);
+    ck_assert_int_eq(gm_distance(m, 0, 2), 4);
+    ck_assert_int_eq(gm_max_distance(m), 4);
+    ck_assert_str_eq(route_names(m, 0, 1), "node0->big big->node1");
+    ck_assert_str_eq(route_names(m, 1, 3),
+                     "node1->big big->top top->l1799 l1799->node3");
+    gm_loads *l;
+    ck_assert_int_eq(gm_loads_new(m, &l, &err), 0);
+    ck_assert_uint_eq(gm_loads_add(l, 0, 1, 10, GM_ROUTE_LEAST_LOADED), 10);
+    ck_assert_uint_eq(gm_loads_add(l, 3, 1, 5, GM_ROUTE_LEAST_LOADED), 15);
+    int link;
+    ck_assert_uint_eq(gm_loads_max(l, &link), 15);
+    char name[64];
+    ck_assert_str_eq(gm_link_name(m, link, name, sizeof name),
+                     "big->node1");
+    gm_loads_free(l);
+    check_routes(m);
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(explicit_tables_dead_ends)
+{
+    /* Graphs: a vertex that is no node's host and has one link to the
+     * rest, again and again, is on no route: a chain and a tree of unused
+     * hosts and switches hanging off a ring of four switches, and a part
+     * of the network without a node.  Distances and routes are those of
+     * the ring; the hanging vertices are still the network's. */
+    const char *path = tu_write("dead.net",
+                                "nodes a b c u0 u1 u2\n"
+                                "s0 s1\ns1 s2\ns2 s3\ns3 s0\n"
+                                "a s0\nb s1\nc s2\nb a\n"
+                                "s3 t0\nt0 t1\nt1 u0\nt1 u1\nt0 t2\n"
+                                "u2 t9\nt9 t8\nt8 u2\n");
+    char spec[700];
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    gm_machine *m = gt_machine_on(3, 1, spec); /* a, b, c */
+    ck_assert_int_eq(gm_vertex_count(m), 15);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 1);
+    ck_assert_int_eq(gm_distance(m, 0, 2), 4);
+    ck_assert_int_eq(gm_distance(m, 2, 1), 3);
+    ck_assert_int_eq(gm_max_distance(m), 4);
+    ck_assert_str_eq(route_names(m, 2, 0),
+                     "node2->s2 s2->s1 s1->s0 s0->node0");
+    check_routes(m);
+    gm_machine_free(m);
+
+    /* With a node on u1, its branch is on the routes. */
+    const char *pos = tu_write("dead.pos", "node0 a\nnode1 u1\n");
+    tg_error err;
+    ck_assert_int_eq(gm_machine_uniform(2, 1, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, pos, &err), 0);
+    ck_assert_int_eq(gm_distance(m, 0, 1), 5);
+    ck_assert_str_eq(route_names(m, 1, 0),
+                     "node1->t1 t1->t0 t0->s3 s3->s0 s0->node0");
+    check_routes(m);
+    gm_machine_free(m);
+
+    /* A node in the part without others still cannot reach them. */
+    pos = tu_write("dead2.pos", "node0 a\nnode1 u2\n");
+    ck_assert_int_eq(gm_machine_uniform(2, 1, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, pos, &err),
+                     TG_EINVAL);
+    ck_assert_str_eq(err.text, "node node0 cannot reach node node1");
+    gm_machine_free(m);
+}
+END_TEST
+
+START_TEST(explicit_tables_graph_limit)
+{
+    /* A ring of 11,600 hosts, every host a node and its own attachment:
+     * 11,600 tables of 11,600 rows, 256.7 MiB, past the 256 MiB that any
+     * machine may use (16 KiB a node is less).  It was built (a ring of
+     * 30,000 hosts, 597 KB, took 10 s and 1.77 GB to map 4 tasks). */
+    FILE *fp = fopen(tu_path("ring.net"), "w");
+    fprintf(fp, "nodes");
+    for (int i = 0; i < 11600; i++)
+        fprintf(fp, " h%d", i);
+    fprintf(fp, "\n");
+    for (int i = 0; i < 11600; i++)
+        fprintf(fp, "h%d h%d\n", i, (i + 1) % 11600);
+    fclose(fp);
+    char spec[700];
+    snprintf(spec, sizeof spec, "graph:%s", tu_path("ring.net"));
+    gm_machine *m;
+    tg_error err;
+    ck_assert_int_eq(gm_machine_uniform(11600, 1, &m, &err), 0);
+    ck_assert_int_eq(gm_machine_set_network_spec(m, spec, NULL, &err),
+                     TG_EINVAL);
+    ck_assert_str_eq(err.source, tu_path("ring.net"));
+    ck_assert_str_eq(err.text, "the network's distance tables would take "
+                               "256.7 MiB (11600 distinct host attachments "
+                               "x 11600 vertices), more than the limit of "
+                               "256.0 MiB for 11600 nodes (16 KiB a node, "
+                               "at least 256 MiB, at most 2 GiB)");
     gm_machine_free(m);
 }
 END_TEST
@@ -945,6 +1098,9 @@ static Suite *machine_suite(void)
     tcase_add_test(tc, fattree_multiple_parents);
     tcase_add_test(tc, explicit_tables_match_bfs);
     tcase_add_test(tc, explicit_tables_bounded);
+    tcase_add_test(tc, explicit_tables_unused_hosts);
+    tcase_add_test(tc, explicit_tables_dead_ends);
+    tcase_add_test(tc, explicit_tables_graph_limit);
     suite_add_tcase(s, tc);
     return s;
 }
