@@ -262,9 +262,12 @@ struct gm_machine {
     int *pos_node;     /* position -> node or -1 (npos entries; not flat) */
     int *coord;        /* torus: n * ndims */
     int phases;        /* explicit: 1, or 2 on fat-trees */
-    int *attach;       /* explicit: node -> its attachment's table */
-    uint16_t *tab;     /* explicit: attachment -> vertex -> phase distance
-                          (explicit.c) */
+    int *attach;       /* explicit: node -> its attachment's table, then
+                          the tables' row maps in the same allocation
+                          (explicit.c, xaux) */
+    uint16_t *tab;     /* explicit: on fat-trees an attachment x
+                          attachment distance matrix, then attachment ->
+                          row -> phase distance (explicit.c) */
     int maxdist;
     gm_nodetopo *topo; /* NULL when no node topology is set */
     gm_lv *lv;         /* NULL: the default levels (gm_machine_lv) */
