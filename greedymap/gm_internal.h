@@ -346,13 +346,43 @@ int gm_pseudo_peripheral(gm_levels *w, int start);
 int gm_config_check(const gm_config *c, tg_error *err);
 int gm_delta_nodes(int delta, int nodes);
 
+/* How a gm_shells walk goes (shells.c): BUCKETS sorts every node by
+ * distance at each start, O(nodes), then yields equals by increasing id
+ * (graphs); TORUS generates coordinate shells, equals in the order of
+ * their offset vectors; BY_ID yields the BUCKETS order without sorting
+ * every node: O(1) to start on flat and on dragonflies whose node i sits
+ * at position i, O(classes) on fat-trees (attachments) and other
+ * dragonflies (routers). */
+enum { GM_SHELLS_BUCKETS, GM_SHELLS_TORUS, GM_SHELLS_BY_ID };
+int gm_shells_lazy(const gm_shells *s);
+
 /* Free slots per node and the nodes that still have some (greedy.c). */
 typedef struct gm_free {
     int *left;  /* node -> free slots */
     int *list;  /* the nodes with free slots, `count` of them */
     int *where; /* node -> its index in list, -1 once full */
     int count;
+    int n;      /* nodes */
+    int *skip;  /* node -> a later node; while node is full, so are the
+                   nodes between (gm_free_next; starts as node + 1) */
 } gm_free;
+
+/* The first node from k on with a free slot, n when none: amortised
+ * O(log n), nodes only filling up (greedy_near.c). */
+int gm_free_next(const gm_free *fr, int k);
+/* gm_shells_next, over the nodes without a free slot: the next node of
+ * the walk that has one, its distance in *dist (may be NULL) and in
+ * *passed the nodes the walk went over (it included); -1 when the walk
+ * ends or goes over `limit` nodes first.  O(1) for each range of ids of a
+ * GM_SHELLS_BY_ID walk, else each node gone over. */
+int gm_shells_next_free(gm_shells *s, const gm_free *fr, int limit,
+                        int *dist, int *passed);
+/* GM_SHELLS_BY_ID walks: the first node with a free slot that a walk
+ * from node would yield (the closest, the lowest id among equals), -1
+ * when none; the walk under way is lost.  Flat and dragonflies at the
+ * default placement: a walk over ranges of ids; fat-trees and other
+ * dragonflies: O(classes) (attachments, routers). */
+int gm_shells_nearest_free(gm_shells *s, const gm_free *fr, int node);
 
 /* The delta closest nodes with free slots (greedy_near.c). */
 typedef struct gm_near gm_near;
@@ -364,6 +394,8 @@ void gm_near_free(gm_near *nr);
 /* The min(delta, fr->count) nodes with free slots closest to `from`;
  * *out stays valid until the next call or a change to fr. */
 int gm_near_find(gm_near *nr, int from, const gm_free *fr, const int **out);
+/* The next gm_near_find starts its walk afresh, whatever its centre. */
+void gm_near_forget(gm_near *nr);
 /* The distance the exploration goes by (without wrap when wrap is 0 on a
  * torus). */
 int gm_near_distance(const gm_near *nr, int a, int b);

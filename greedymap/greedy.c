@@ -64,7 +64,18 @@
  * most), plus finding candidates (greedy_near.c); with packNodeFirst and
  * the hop-bytes cost O(T + N Delta d).  The two other costs keep per-task
  * hop-bytes or link loads up to date at every placement, O(T d) more.
- * centre=nbr picks its centre from the groups already gathered, O(d). */
+ * centre=nbr picks its centre from the groups already gathered, O(d).
+ * A task with no placed neighbour has nothing to weigh (every candidate
+ * ties).  When Delta covers every free node, lone() finds the node
+ * draw() would pick without looking at them all: seeded O(log N) (a
+ * Fenwick tree); seed 0 O(1) on the last node, else the free node nearest
+ * it (gm_shells_nearest_free: amortised O(log N) on flat, a walk over
+ * ranges of ids on dragonflies at the default placement, O(classes) on
+ * fat-trees, attachments, and other dragonflies, routers; on tori the
+ * positions up to the first shell holding a free node, at most O(free
+ * nodes); on graphs O(free nodes)).  With a smaller Delta such a task
+ * costs its candidates (greedy_near.c) and O(Delta) for draw(). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +110,14 @@ typedef struct greedy {
     int *fa, *fb;
     uint64_t *fw;
     int *tie; /* nodes tied at the lowest cost */
+    /* A task with no placed neighbour when every free node is a
+     * candidate (lone()): seeded, a Fenwick tree of fr.left over the
+     * places of fr.list (built at the first such task) and the free slots
+     * in all; seed 0, a walk (sh, made at the first such task). */
+    int64_t *fen, free_slots;
+    int fen_n, fen_top;
+    gm_shells *sh;
+    int delta, wrap; /* Delta in nodes (gm_delta_nodes), Torus_Wrap */
     int fixed; /* seed 0: no randomness */
     int spread; /* seed 0 on a torus or mesh: ties by spread first */
     gm_centre centre;
@@ -110,6 +129,7 @@ static void greedy_free(greedy *s)
     free(s->fr.left);
     free(s->fr.list);
     free(s->fr.where);
+    free(s->fr.skip);
     gm_near_free(s->near);
     free(s->nb_task);
     free(s->nb_grp);
@@ -124,6 +144,8 @@ static void greedy_free(greedy *s)
     free(s->fb);
     free(s->fw);
     free(s->tie);
+    free(s->fen);
+    gm_shells_free(s->sh);
 }
 
 static int greedy_init(greedy *s, const tg_graph *g, const gm_machine *m,
@@ -135,6 +157,8 @@ static int greedy_init(greedy *s, const tg_graph *g, const gm_machine *m,
     s->fixed = c->seed == 0;
     s->spread = s->fixed && m->net->kind == GM_NET_TORUS;
     s->centre = c->centre;
+    s->delta = gm_delta_nodes(c->delta, m->n);
+    s->wrap = c->wrap;
     tg_rng_seed(&s->rng, c->seed);
     int maxdeg = 0;
     for (int t = 0; t < g->n; t++)
@@ -145,6 +169,7 @@ static int greedy_init(greedy *s, const tg_graph *g, const gm_machine *m,
     s->fr.left = malloc(n * sizeof *s->fr.left);
     s->fr.list = malloc(n * sizeof *s->fr.list);
     s->fr.where = malloc(n * sizeof *s->fr.where);
+    s->fr.skip = malloc(n * sizeof *s->fr.skip);
     s->nb_task = malloc(deg * sizeof *s->nb_task);
     s->nb_grp = malloc(deg * sizeof *s->nb_grp);
     s->nb_w = malloc(deg * sizeof *s->nb_w);
@@ -154,8 +179,8 @@ static int greedy_init(greedy *s, const tg_graph *g, const gm_machine *m,
     s->grp_of = malloc(n * sizeof *s->grp_of);
     s->tie = malloc(n * sizeof *s->tie);
     int ok = s->node_of && s->fr.left && s->fr.list && s->fr.where &&
-             s->nb_task && s->nb_grp && s->nb_w && s->grp_node &&
-             s->grp_dist && s->grp_w && s->grp_of && s->tie;
+             s->fr.skip && s->nb_task && s->nb_grp && s->nb_w &&
+             s->grp_node && s->grp_dist && s->grp_w && s->grp_of && s->tie;
     if (ok && c->cost == GM_COST_MAXHOPBYTES) {
         s->hb = calloc((size_t)g->n + 1, sizeof *s->hb);
         ok = s->hb != NULL;
@@ -178,11 +203,11 @@ static int greedy_init(greedy *s, const tg_graph *g, const gm_machine *m,
     for (int i = 0; i < m->n; i++) {
         s->fr.left[i] = m->slots[i];
         s->fr.list[i] = s->fr.where[i] = i;
+        s->fr.skip[i] = i + 1;
         s->grp_of[i] = -1;
     }
-    s->fr.count = m->n;
-    return gm_near_new(m, gm_delta_nodes(c->delta, m->n), c->wrap,
-                       &s->near, err);
+    s->fr.count = s->fr.n = m->n;
+    return gm_near_new(m, s->delta, c->wrap, &s->near, err);
 }
 
 /* Gather t's placed neighbours, grouped by node. */
@@ -338,14 +363,171 @@ static int centre_of(const greedy *s, int last)
     return s->grp_node[best];
 }
 
+/* Fenwick tree over the places of fr.list: fen[1 .. fen_n], place i
+ * (from 0) holding fr.left[fr.list[i]], 0 past fr.count. */
+static void fen_add(greedy *s, int i, int64_t x)
+{
+    for (i++; i <= s->fen_n; i += i & -i)
+        s->fen[i] += x;
+}
+
+static int fen_build(greedy *s, tg_error *err)
+{
+    int n = s->fr.count;
+    s->fen = malloc(((size_t)n + 1) * sizeof *s->fen);
+    if (!s->fen)
+        return tg_error_set(err, TG_ENOMEM, NULL, 0, "out of memory");
+    s->fen_n = n;
+    s->fen[0] = 0;
+    s->free_slots = 0;
+    for (int i = 1; i <= n; i++) {
+        s->fen[i] = s->fr.left[s->fr.list[i - 1]];
+        s->free_slots += s->fen[i];
+    }
+    for (int i = 1; i <= n; i++) {
+        int j = i + (i & -i);
+        if (j <= n)
+            s->fen[j] += s->fen[i];
+    }
+    for (s->fen_top = 1; s->fen_top <= n / 2; s->fen_top *= 2)
+        ;
+    return 0;
+}
+
+/* The first place i of fr.list whose free slots, with those of the places
+ * before it, exceed r: what draw()'s loop stops at. */
+static int fen_find(const greedy *s, int64_t r)
+{
+    int at = 0;
+    for (int step = s->fen_top; step; step /= 2)
+        if (at + step <= s->fen_n && s->fen[at + step] <= r) {
+            at += step;
+            r -= s->fen[at];
+        }
+    return at;
+}
+
+/* A walk from last (in the metric of the candidates: without wrap when
+ * wrap is 0 on a torus) to the end of the first shell holding a free
+ * node: its lowest free node in *node and the free nodes of that shell in
+ * *k.  0 when the walk gives way: past more nodes than are free, or past
+ * `most` free nodes in the shell. */
+static int first_shell(greedy *s, int last, int most, int *node, int *k)
+{
+    const gm_free *fr = &s->fr;
+    int best = -1, bd = 0, went;
+    *k = 0;
+    gm_shells_start(s->sh, last, s->wrap);
+    for (int steps = 0;;) {
+        int d, n = gm_shells_next_free(s->sh, fr, fr->count - steps, &d,
+                                       &went);
+        steps += went;
+        if (n < 0) {
+            if (steps >= fr->count)
+                return 0; /* the shell may go on */
+            break;
+        }
+        if (best >= 0 && d > bd)
+            break;
+        if (++*k > most)
+            return 0;
+        if (best < 0 || n < best) {
+            best = n;
+            bd = d;
+        }
+    }
+    *node = best;
+    return best >= 0;
+}
+
+static int need_walk(greedy *s, tg_error *err)
+{
+    return s->sh ? 0 : gm_shells_new(s->m, &s->sh, err);
+}
+
+/* Seed 0, every free node a candidate, `last` full: the free node closest
+ * to last, the lowest id among equals, as draw() over fr.list finds it.
+ * Walks that yield equals by id (GM_SHELLS_BY_ID: flat, dragonflies,
+ * fat-trees) give it directly (gm_shells_nearest_free); on tori and
+ * meshes first_shell(), or, when it gives way, draw(), which also takes
+ * the walks that sort every node (GM_SHELLS_BUCKETS: graphs). */
+static int nearest(greedy *s, int last, int *node, tg_error *err)
+{
+    int rc = need_walk(s, err), kind = gm_shells_lazy(s->sh), k;
+    if (rc)
+        return rc;
+    if (kind == GM_SHELLS_BY_ID) {
+        *node = gm_shells_nearest_free(s->sh, &s->fr, last);
+        return 0;
+    }
+    if (kind != GM_SHELLS_TORUS || !first_shell(s, last, INT_MAX, node, &k))
+        *node = draw(s, s->fr.list, s->fr.count, last);
+    return 0;
+}
+
+/* Line 10 for a task with no placed neighbour when every free node is a
+ * candidate (Delta at least the free nodes): every node ties, and this
+ * picks what draw() over fr.list would, without scanning it.  Seeded:
+ * the same random number, the node by the Fenwick tree, O(log nodes).
+ * Seed 0: last while it has a free slot (no other node is at distance 0
+ * from it), else nearest(). */
+static int lone(greedy *s, int last, int *node, tg_error *err)
+{
+    const gm_free *fr = &s->fr;
+    if (fr->count == 1) {
+        *node = fr->list[0];
+        return 0;
+    }
+    if (s->fixed) {
+        if (fr->left[last] > 0) {
+            *node = last;
+            return 0;
+        }
+        return nearest(s, last, node, err);
+    }
+    if (!s->fen) {
+        int rc = fen_build(s, err);
+        if (rc)
+            return rc;
+    }
+    int64_t r = (int64_t)(((u128)tg_rng_next(&s->rng) *
+                           (uint64_t)s->free_slots) >>
+                          64);
+    *node = fr->list[fen_find(s, r)];
+    return 0;
+}
+
 /* Lines 8 and 10: the candidates near the centre, the lowest cost, a
  * draw. */
 static int choose(greedy *s, int last, int *node, tg_error *err)
 {
     const int *cand;
+    if (s->nnb == 0 && s->delta >= s->fr.count)
+        return lone(s, last, node, err);
+    if (s->nnb == 0 && s->fixed && s->centre == GM_CENTRE_LAST &&
+        s->fr.left[last] == 0 && s->m->net->kind != GM_NET_FLAT) {
+        /* Seed 0, Delta below the free nodes, last full: draw() takes the
+         * lowest free node of the closest shell among the candidates, and
+         * when that shell has no more than Delta free nodes, all are
+         * candidates (the walk meets them first, and the fallback sorts
+         * by distance): the shell alone tells.  The candidates' walk from
+         * last is then of no use: the next search starts from the node of
+         * a later task (last is full), so it would start afresh anyway. */
+        int rc = need_walk(s, err), k;
+        if (rc)
+            return rc;
+        if (gm_shells_lazy(s->sh) != GM_SHELLS_BUCKETS &&
+            first_shell(s, last, s->delta, node, &k)) {
+            gm_near_forget(s->near);
+            return 0;
+        }
+    }
     int k = gm_near_find(s->near, centre_of(s, last), &s->fr, &cand);
     if (s->nnb == 0) {
-        *node = draw(s, cand, k, last);
+        /* Seed 0: last, when free, is among the candidates (the first a
+         * walk from it meets) and alone at distance 0. */
+        *node = s->fixed && s->fr.left[last] > 0 ? last
+                                                 : draw(s, cand, k, last);
         return 0;
     }
     cost best = {0, 0};
@@ -373,11 +555,19 @@ static void place(greedy *s, int t, int n, gm_place *map)
     map[t].node = n;
     map[t].slot = s->m->slots[n] - s->fr.left[n];
     s->node_of[t] = n;
+    if (s->fen) {
+        fen_add(s, s->fr.where[n], -1);
+        s->free_slots--;
+    }
     if (--s->fr.left[n] == 0) {
         int at = s->fr.where[n], moved = s->fr.list[--s->fr.count];
         s->fr.list[at] = moved;
         s->fr.where[moved] = at;
         s->fr.where[n] = -1;
+        if (s->fen) {
+            fen_add(s, at, s->fr.left[moved]);
+            fen_add(s, s->fr.count, -(int64_t)s->fr.left[moved]);
+        }
     }
     if (s->kind == GM_COST_MAXHOPBYTES) {
         u128 h = hop_bytes_at(s, n);

@@ -5,17 +5,22 @@
  * the list of those nodes (no distances).  Otherwise a gm_shells walk
  * from the centre (the last used node, or with centre=nbr the node of the
  * task's heaviest placed neighbours: greedy.c) yields nodes by
- * nondecreasing distance and full nodes are skipped.  Nodes only ever become full, so when the next task
- * starts from the same node the walk goes on where it stopped: the
+ * nondecreasing distance and full nodes are skipped (gm_shells_next_free:
+ * on flat networks and dragonflies at the default placement a range of
+ * full nodes in one step).  Nodes only ever become full, so when the next
+ * task starts from the same node the walk goes on where it stopped: the
  * candidates that filled up are dropped and the walk adds the next free
- * nodes.  A walk that has stepped over more nodes than there are free
- * nodes in one call (a start deep inside a full region) stops, and the
- * Delta closest are picked from the free list instead, by a counting sort
- * on distance; among nodes at the same distance the walk keeps its shell
- * order and the fallback the free list's order.  So one call costs
- * O(min(walk, free nodes) + Delta), never a scan of all nodes on tori and
- * meshes (elsewhere gm_shells_start itself buckets all nodes, O(nodes)
- * per start).
+ * nodes (when no node filled up since, the candidates are the last
+ * call's, O(1)).  A walk that has stepped over more nodes than there are
+ * free nodes in one call (a start deep inside a full region) stops, and
+ * the Delta closest are picked from the free list instead, by a counting
+ * sort on distance (on flat, every node but the start at distance 2, the
+ * list's first ones, O(Delta)); among nodes at the same distance the walk
+ * keeps its shell order and the fallback the free list's order.  So one
+ * call costs O(min(walk, free nodes) + Delta) and a start of the walk:
+ * O(1) on tori, meshes, flat networks and dragonflies at the default
+ * placement, O(classes) on fat-trees (attachments) and other dragonflies
+ * (routers), O(nodes) on graphs (gm_shells_start sorts them all).
  *
  * Torus_Wrap = 0 explores a torus as a mesh: the walk and the fallback
  * then both use the distance without wrap. */
@@ -31,6 +36,7 @@ struct gm_near {
     int mesh;       /* torus explored without wrap */
     int from;       /* where the walk started, -1 when none is under way */
     int *cand, ncand;
+    int seen;       /* fr->count when cand was found */
     int *count, dmax; /* the fallback's counting sort */
 };
 
@@ -94,6 +100,18 @@ int gm_near_distance(const gm_near *nr, int a, int b)
  * list on distance (stable, so ties keep the list's order). */
 static void select_closest(gm_near *nr, int from, const gm_free *fr)
 {
+    if (nr->m->net->kind == GM_NET_FLAT) {
+        /* from at distance 0 when free, every other node at 2: the sort
+         * is the list's first nodes, O(delta). */
+        int k = 0;
+        if (fr->left[from] > 0)
+            nr->cand[k++] = from;
+        for (int i = 0; k < nr->delta; i++)
+            if (fr->list[i] != from)
+                nr->cand[k++] = fr->list[i];
+        nr->ncand = nr->delta;
+        return;
+    }
     int *count = nr->count;
     memset(count, 0, ((size_t)nr->dmax + 2) * sizeof *count);
     for (int i = 0; i < fr->count; i++)
@@ -108,6 +126,24 @@ static void select_closest(gm_near *nr, int from, const gm_free *fr)
     nr->ncand = nr->delta;
 }
 
+int gm_free_next(const gm_free *fr, int k)
+{
+    int r = k;
+    while (r < fr->n && fr->left[r] == 0)
+        r = fr->skip[r];
+    while (k < r) { /* every node on the way is full: point them at r */
+        int next = fr->skip[k];
+        fr->skip[k] = r;
+        k = next;
+    }
+    return r;
+}
+
+void gm_near_forget(gm_near *nr)
+{
+    nr->from = -1;
+}
+
 int gm_near_find(gm_near *nr, int from, const gm_free *fr, const int **out)
 {
     if (nr->delta >= fr->count) {
@@ -115,6 +151,9 @@ int gm_near_find(gm_near *nr, int from, const gm_free *fr, const int **out)
         return fr->count;
     }
     *out = nr->cand;
+    if (from == nr->from && fr->count == nr->seen)
+        return nr->ncand; /* no node filled up since: nothing to redo */
+    nr->seen = fr->count;
     if (from != nr->from) {
         gm_shells_start(nr->sh, from, nr->wrap);
         nr->from = from;
@@ -126,16 +165,19 @@ int gm_near_find(gm_near *nr, int from, const gm_free *fr, const int **out)
                 nr->cand[k++] = nr->cand[i];
         nr->ncand = k;
     }
-    /* delta < fr->count free nodes, so the walk finds delta of them. */
-    for (int steps = 0; nr->ncand < nr->delta; steps++) {
-        if (steps > fr->count) {
+    /* delta < fr->count free nodes, so the walk finds delta of them.  It
+     * gives way after fr->count + 1 steps of this call: steps counts the
+     * nodes gone over, full ones too. */
+    for (int steps = 0; nr->ncand < nr->delta;) {
+        int went, node = gm_shells_next_free(nr->sh, fr, fr->count + 1 - steps,
+                                             NULL, &went);
+        if (node < 0) {
             select_closest(nr, from, fr);
             nr->from = -1;
             break;
         }
-        int node = gm_shells_next(nr->sh, NULL);
-        if (fr->left[node] > 0)
-            nr->cand[nr->ncand++] = node;
+        steps += went;
+        nr->cand[nr->ncand++] = node;
     }
     return nr->ncand;
 }

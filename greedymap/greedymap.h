@@ -401,9 +401,12 @@ uint64_t gm_loads_add_flows(gm_loads *l, const int *a, const int *b,
 /* Nodes in order of nondecreasing distance from a start node: the start
  * node itself first (distance 0), then every other node once.  Tori and
  * meshes generate coordinate shells of growing radius (no sort, cost
- * proportional to the positions inside the radius reached); other networks
- * bucket the nodes by distance (O(nodes) at start: by level on fat-trees,
- * BFS layers on graphs). */
+ * proportional to the positions inside the radius reached); flat networks
+ * and dragonflies at their default placement walk ranges of ids (O(1) at
+ * start); fat-trees and dragonflies placed by a file merge their groups of
+ * nodes (attachments, routers) by distance (O(groups) at start); graph
+ * networks sort every node (O(nodes) at start).  Ties go to the lower
+ * node id. */
 typedef struct gm_shells gm_shells;
 
 int gm_shells_new(const gm_machine *m, gm_shells **out, tg_error *err);

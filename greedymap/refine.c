@@ -37,8 +37,8 @@
  * edges: the node sweep O(N x REFINE_NEAR x s x d) = O(E x REFINE_NEAR)
  * memory steps plus distances to the nodes of each group (each O(dims)
  * on tori, O(1) elsewhere), and finding the nearest nodes (gm_shells:
- * O(REFINE_NEAR) on tori, O(N) per node elsewhere, so O(N^2) per sweep
- * there); the task sweep O(T x REFINE_HEAVY x s x d) = O(E x REFINE_HEAVY
+ * O(REFINE_NEAR) on tori, O(groups) on fat-trees and dragonflies, O(N)
+ * per node on graph networks, so O(N^2) per sweep there); the task sweep O(T x REFINE_HEAVY x s x d) = O(E x REFINE_HEAVY
  * x s) memory steps, each task u weighed being grouped by node before its
  * distances are taken.  Memory O(N + T + total slots). */
 #include <stdlib.h>

@@ -1,9 +1,10 @@
 /* test_greedy.c: GreedyMap (papers/001, Algorithm 1): task orders worked
  * out by hand, GPART's part sizes, the order of a partition's parts and
  * GPARTRB's parts, small mappings and hop-bytes computed by hand (ties
- * broken by spread, candidates around the neighbours), the invariants of Algorithm 1 on random graphs over every
- * network kind and every configuration of the portfolio, seeds, and the
- * configuration strings. */
+ * broken by spread, candidates around the neighbours, where tasks with no
+ * placed neighbour go), the invariants of Algorithm 1 on random graphs
+ * over every network kind and every configuration of the portfolio,
+ * seeds, and the configuration strings. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,122 @@ START_TEST(delta_limits_the_candidates)
     ck_assert_uint_eq(gt_hop_bytes(g, m, map), 32);
     tg_graph_free(g);
     gm_machine_free(m);
+}
+END_TEST
+
+/* Tasks with no placed neighbour: every candidate ties.  Seed 0 takes
+ * the last node while it has a free slot, else the free node closest to
+ * it (in the metric of the candidates), the lowest id among equals; other
+ * seeds draw with probability proportional to the free slots, in the order
+ * of the free list (greedy.c finds both without scanning every free node
+ * when Delta covers them all, and must find the same).  12 tasks, edges
+ * 0-1 (5 bytes) and 5-6 (3), the others alone; OO, one slot per node
+ * unless said. */
+START_TEST(lone_tasks_tie_breaks)
+{
+    const int e[][3] = {{0, 1, 5}, {5, 6, 3}};
+    tg_graph *g = tu_graph(12, 2, e);
+    const int uneven[] = {3, 1, 2, 1, 3, 2};
+    static const struct {
+        const char *spec;
+        int nodes, slots; /* nodes 0: the uneven slots above, -1: the
+                             two leaves of gt_two_leaves */
+        const char *config;
+        int want[12][2];
+    } cases[] = {
+        /* torus:4x4, node (r, c) = 4r + c.  0 on node 0, 1 next to it on
+         * node 1 (1, 3, 4, 12 tie; the lowest); then from a full node its
+         * free neighbour of lowest id: 2, 3, 7 (from (0,3): (1,3) = 7
+         * before (3,3) = 15), 4 (from (1,3): (1,0) = 4 by wrap); 6 next to
+         * 5 on node 4: 5 (5 and 8 tie, the lowest); then 6, 10, 9, 8 and
+         * 11 (from (2,0): (2,3) by wrap before (3,0) = 12). */
+        {"torus:4x4", 16, 1, "order=oo",
+         {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {7, 0}, {4, 0},
+          {5, 0}, {6, 0}, {10, 0}, {9, 0}, {8, 0}, {11, 0}}},
+        /* Without wrap the walk turns back at the edges: a snake. */
+        {"torus:4x4", 16, 1, "order=oo,wrap=0",
+         {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {7, 0}, {6, 0},
+          {5, 0}, {4, 0}, {8, 0}, {9, 0}, {10, 0}, {11, 0}}},
+        /* dragonfly:3,2,2: router r holds nodes 2r, 2r+1, group g routers
+         * 2g, 2g+1.  From node 1 (router 0 full) the closest are at 3 hops:
+         * router 1 and router 2 (the gateway of group 1 to group 0, whose
+         * gateway to group 1 is router 0): node 2; from 3, router 4 (group
+         * 2's gateway to group 0) is at 3: node 8; 6 next to 5 on node 9:
+         * router 5 (3 hops), node 10; from 11 router 3: node 6; then 4. */
+        {"dragonfly:3,2,2", 12, 1, "order=oo",
+         {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {8, 0}, {9, 0},
+          {10, 0}, {11, 0}, {6, 0}, {7, 0}, {4, 0}, {5, 0}}},
+        /* Two slots, no packing: a task alone stays on the last node while
+         * it has a free slot. */
+        {"torus:4x4", 8, 2, "order=oo,pack=0",
+         {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1},
+          {3, 0}, {3, 1}, {7, 0}, {7, 1}, {4, 0}, {4, 1}}},
+        /* Delta = 2: among the two free nodes the walk meets first. */
+        {"torus:4x4", 16, 1, "order=oo,delta=2",
+         {{0, 0}, {3, 0}, {2, 0}, {1, 0}, {5, 0}, {4, 0},
+          {7, 0}, {6, 0}, {10, 0}, {9, 0}, {8, 0}, {11, 0}}},
+        /* Seeded: the draws these seeds give. */
+        {"torus:4x4", 16, 1, "order=oo,seed=7",
+         {{11, 0}, {8, 0}, {15, 0}, {12, 0}, {13, 0}, {9, 0},
+          {5, 0}, {0, 0}, {3, 0}, {1, 0}, {7, 0}, {10, 0}}},
+        {"torus:4x4", 8, 2, "order=oo,seed=7,pack=0",
+         {{5, 0}, {5, 1}, {1, 0}, {7, 0}, {6, 0}, {6, 1},
+          {7, 1}, {0, 0}, {0, 1}, {1, 1}, {4, 0}, {3, 0}}},
+        {"torus:4x4", 16, 1, "order=oo,seed=7,delta=3",
+         {{11, 0}, {7, 0}, {4, 0}, {8, 0}, {5, 0}, {9, 0},
+          {10, 0}, {6, 0}, {1, 0}, {13, 0}, {12, 0}, {14, 0}}},
+        {"dragonfly:3,2,2", 12, 1, "order=oo,seed=7",
+         {{8, 0}, {9, 0}, {2, 0}, {7, 0}, {11, 0}, {6, 0},
+          {5, 0}, {0, 0}, {4, 0}, {1, 0}, {3, 0}, {10, 0}}},
+        {"flat", 6, 3, "order=oo,seed=3",
+         {{4, 0}, {4, 1}, {4, 2}, {3, 0}, {3, 1}, {3, 2},
+          {0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}},
+        {"dragonfly:3,2,2", 12, 1, "order=oo,delta=3",
+         {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {8, 0}, {9, 0},
+          {10, 0}, {11, 0}, {6, 0}, {7, 0}, {4, 0}, {5, 0}}},
+        /* Two leaves of 4 nodes (nodes -1), 2 slots: leaf0 fills first. */
+        {"fattree", -1, 2, "order=oo",
+         {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1},
+          {3, 0}, {3, 1}, {4, 0}, {4, 1}, {5, 0}, {5, 1}}},
+        /* Delta = 3: from node 3 the walk goes over leaf0's 4 full nodes,
+         * more than the 4 free ones, and gives way to the free list, 7 6
+         * 5 4 by then (each full node took the last one's place): of 7, 6
+         * and 5, node 5. */
+        {"fattree", -1, 2, "order=oo,delta=3",
+         {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1},
+          {3, 0}, {3, 1}, {5, 0}, {5, 1}, {4, 0}, {4, 1}}},
+        {"fattree", -1, 2, "order=oo,delta=3,pack=0",
+         {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1},
+          {3, 0}, {3, 1}, {4, 0}, {4, 1}, {5, 0}, {5, 1}}},
+        {"fattree", -1, 2, "order=oo,seed=7",
+         {{5, 0}, {5, 1}, {1, 0}, {1, 1}, {7, 0}, {7, 1},
+          {4, 0}, {4, 1}, {3, 0}, {3, 1}, {2, 0}, {2, 1}}},
+        /* Uneven slots: the draw weighs nodes by their free slots. */
+        {"flat", 0, 0, "order=oo,seed=5,pack=0",
+         {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {4, 1},
+          {4, 2}, {0, 0}, {2, 1}, {0, 1}, {0, 2}, {5, 1}}},
+        {"mesh:6", 0, 0, "order=oo,seed=9",
+         {{0, 0}, {0, 1}, {0, 2}, {1, 0}, {5, 0}, {5, 1},
+          {4, 0}, {4, 1}, {4, 2}, {2, 0}, {2, 1}, {3, 0}}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_machine *m =
+            cases[i].nodes < 0 ? gt_two_leaves(cases[i].slots)
+            : cases[i].nodes   ? gt_machine_on(cases[i].nodes, cases[i].slots,
+                                               cases[i].spec)
+                               : gt_uneven_on(uneven, 6, cases[i].spec);
+        gm_place map[12];
+        gt_map_with(g, m, cases[i].config, map);
+        for (int t = 0; t < 12; t++)
+            ck_assert_msg(map[t].node == cases[i].want[t][0] &&
+                              map[t].slot == cases[i].want[t][1],
+                          "%s, %s: task %d on (%d, %d), not (%d, %d)",
+                          cases[i].spec, cases[i].config, t, map[t].node,
+                          map[t].slot, cases[i].want[t][0],
+                          cases[i].want[t][1]);
+        gm_machine_free(m);
+    }
+    tg_graph_free(g);
 }
 END_TEST
 
@@ -937,6 +1054,7 @@ static Suite *greedy_suite(void)
     tcase_add_test(tc, path_on_two_nodes);
     tcase_add_test(tc, path_on_a_ring_of_nodes);
     tcase_add_test(tc, delta_limits_the_candidates);
+    tcase_add_test(tc, lone_tasks_tie_breaks);
     tcase_add_test(tc, costs_differ);
     tcase_add_test(tc, optimal_hop_bytes_on_rings_and_tori);
     tcase_add_test(tc, portfolio_invariants);
