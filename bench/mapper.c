@@ -1386,17 +1386,16 @@ int main(int argc, char **argv)
         bad = 1;
     }
     if (!b.opt.keep) {
-        /* Only the files this program writes live in its folder. */
-        for (int i = 0; i < NCASES; i++) {
-            char *p = path_in(b.dir, cases[i].name, ".tgt");
-            if (p)
-                remove(p);
-            free(p);
-        }
-        char *p = path_in(b.dir, "fattree", ".conf");
-        if (p)
-            remove(p);
-        free(p);
+        /* Only the files this program writes live in its folder: each
+         * case's Scotch target and fat-tree (make_machine). */
+        static const char *const left[] = {".tgt", ".fattree.conf"};
+        for (int i = 0; i < NCASES; i++)
+            for (int k = 0; k < 2; k++) {
+                char *p = path_in(b.dir, cases[i].name, left[k]);
+                if (p)
+                    remove(p);
+                free(p);
+            }
         rmdir(b.dir);
     }
     free(index);
